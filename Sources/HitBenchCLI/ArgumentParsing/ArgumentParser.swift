@@ -1,0 +1,176 @@
+/// A dependency-free command-line parser in the style of the Swift benchmark suite's ArgParse:
+/// each option writes through a key path into an options struct that holds the defaults.
+/// Accepts `--flag value` and `--flag=value`; a value may start with '-' (`--point -5,-12.5`).
+/// Errors name the flag and become exit 64.
+public struct ArgumentParser<Options> {
+  struct Spec {
+    var name: String
+    var valueName: String?
+    var help: String
+    var apply: (inout Options, String) throws(CommandError) -> Void
+  }
+
+  public let command: String
+  public let summary: String
+  var specs: [Spec] = []
+  /// Positional arguments: their names for the usage line, and how many are required.
+  public var positionalNames: [String] = []
+  public var requiredPositionals = 0
+
+  public init(command: String, summary: String) {
+    self.command = command
+    self.summary = summary
+  }
+
+  func usageError(_ message: String) -> CommandError { .usage(command: command, message: message) }
+
+  /// An option with a value, parsed by `parse` (nil: the value is invalid, `expected` says what
+  /// it should be).
+  public mutating func option<T>(
+    _ name: String, _ keyPath: WritableKeyPath<Options, T>, valueName: String, help: String, expected: String,
+    parse: @escaping (String) -> T?
+  ) {
+    let command = command
+    specs.append(
+      Spec(name: name, valueName: valueName, help: help) { (options: inout Options, value: String) throws(CommandError) in
+        guard let v = parse(value) else {
+          throw CommandError.usage(command: command, message: "invalid value '\(value)' for \(name): expected \(expected)")
+        }
+        options[keyPath: keyPath] = v
+      })
+  }
+
+  /// A repeatable option that appends each value.
+  public mutating func repeatedOption<T>(
+    _ name: String, _ keyPath: WritableKeyPath<Options, [T]>, valueName: String, help: String, expected: String,
+    parse: @escaping (String) -> T?
+  ) {
+    let command = command
+    specs.append(
+      Spec(name: name, valueName: valueName, help: help) { (options: inout Options, value: String) throws(CommandError) in
+        guard let v = parse(value) else {
+          throw CommandError.usage(command: command, message: "invalid value '\(value)' for \(name): expected \(expected)")
+        }
+        options[keyPath: keyPath].append(v)
+      })
+  }
+
+  /// A flag without a value that sets a Bool to true.
+  public mutating func flag(_ name: String, _ keyPath: WritableKeyPath<Options, Bool>, help: String) {
+    specs.append(Spec(name: name, valueName: nil, help: help) { options, _ in options[keyPath: keyPath] = true })
+  }
+
+  /// Parses `arguments` into `options`; answers the positional arguments.
+  public func parse(_ arguments: [String], into options: inout Options) throws(CommandError) -> [String] {
+    var positionals: [String] = []
+    var i = 0
+    while i < arguments.count {
+      let arg = arguments[i]
+      i += 1
+      if arg == "--" {
+        positionals.append(contentsOf: arguments[i...])
+        break
+      }
+      guard arg.hasPrefix("-"), arg.count > 1, !(Double(arg) != nil && !arg.hasPrefix("--")) else {
+        positionals.append(arg)
+        continue
+      }
+      var name = arg
+      var inline: String?
+      if let eq = arg.firstIndex(of: "=") {
+        name = String(arg[..<eq])
+        inline = String(arg[arg.index(after: eq)...])
+      }
+      guard let spec = specs.first(where: { $0.name == name }) else {
+        let names = specs.map(\.name).joined(separator: ", ")
+        throw usageError("unknown option '\(name)' (valid options: \(names.isEmpty ? "none" : names))")
+      }
+      if spec.valueName == nil {
+        if inline != nil { throw usageError("\(name) takes no value") }
+        try spec.apply(&options, "")
+        continue
+      }
+      let value: String
+      if let inline {
+        value = inline
+      } else {
+        guard i < arguments.count else { throw usageError("missing value for \(name) (expected \(spec.valueName!))") }
+        value = arguments[i]
+        i += 1
+      }
+      try spec.apply(&options, value)
+    }
+    if positionals.count < requiredPositionals {
+      throw usageError("missing \(positionalNames.dropFirst(positionals.count).first ?? "argument")")
+    }
+    if positionals.count > positionalNames.count {
+      throw usageError("unexpected argument '\(positionals[positionalNames.count])'")
+    }
+    return positionals
+  }
+
+  /// The generated help text.
+  public var help: String {
+    var s = "\(summary)\n\nusage: hitbench \(command)"
+    for p in positionalNames { s += " \(p)" }
+    if !specs.isEmpty { s += " [options]" }
+    s += "\n"
+    if !specs.isEmpty {
+      s += "\noptions:\n"
+      let rows: [(String, String)] = specs.map { spec in
+        (spec.valueName.map { v in "\(spec.name) \(v)" } ?? spec.name, spec.help)
+      }
+      let width = min((rows.map { $0.0.count }.max() ?? 0) + 2, 34)
+      for (left, right) in rows {
+        let pad = left.count < width ? String(repeating: " ", count: width - left.count) : "\n" + String(repeating: " ", count: width + 2)
+        s += "  \(left)\(pad)\(right)\n"
+      }
+    }
+    return s
+  }
+}
+
+/// Value parsers shared by the commands.
+enum ArgumentValues {
+  /// `X,Y` with finite or non-finite numbers.
+  static func point(_ s: String) -> Point? {
+    let parts = s.split(separator: ",", omittingEmptySubsequences: false)
+    guard parts.count == 2, let x = number(String(parts[0])), let y = number(String(parts[1])) else { return nil }
+    return Point(x: x, y: y)
+  }
+
+  static func number(_ s: String) -> Double? {
+    let t = s.trimmingWhitespace
+    switch t.lowercased() {
+    case "nan": return .nan
+    case "inf", "infinity", "+inf", "+infinity": return .infinity
+    case "-inf", "-infinity": return -.infinity
+    default: return Double(t)
+    }
+  }
+
+  static func finite(_ s: String) -> Double? {
+    guard let v = number(s), v.isFinite else { return nil }
+    return v
+  }
+
+  static func positiveInt(_ s: String) -> Int? {
+    guard let v = Int(s.trimmingWhitespace), v > 0 else { return nil }
+    return v
+  }
+
+  static func nonNegativeInt(_ s: String) -> Int? {
+    guard let v = Int(s.trimmingWhitespace), v >= 0 else { return nil }
+    return v
+  }
+
+  static func uint64(_ s: String) -> UInt64? { UInt64(s.trimmingWhitespace) }
+}
+
+extension String {
+  var trimmingWhitespace: String {
+    String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+  }
+}
+
+import LayerModel

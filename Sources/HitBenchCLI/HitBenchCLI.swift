@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#endif
+
+/// The `hitbench` command line: a verb, then its options. `run` answers the process exit code.
+public enum HitBenchCLI {
+  /// One verb: its name, one line of help, its parser's help text, and what it does.
+  struct Command {
+    var name: String
+    var summary: String
+    var help: () -> String
+    var run: ([String]) throws(CommandError) -> Void
+  }
+
+  nonisolated(unsafe) static let commands: [Command] = [
+    Command(name: "hittest", summary: HittestCommand.summary, help: { HittestCommand.parser.help }, run: HittestCommand.run),
+    Command(name: "help", summary: "Show help for hitbench or one of its commands.", help: { usage }, run: runHelp),
+  ]
+
+  static var usage: String {
+    var s = "hitbench: hit-testing strategies for animated layer trees, measured.\n\nusage: hitbench <command> [options]\n\ncommands:\n"
+    for c in commands { s += "  " + c.name.padding(to: 10) + c.summary + "\n" }
+    s += "\nRun 'hitbench help <command>' for a command's options.\n"
+    return s
+  }
+
+  static func runHelp(_ args: [String]) throws(CommandError) {
+    guard let name = args.first else {
+      Output.out(usage)
+      return
+    }
+    guard args.count == 1, let c = commands.first(where: { $0.name == name }) else {
+      throw .usage(
+        command: "help", message: "unknown command '\(name)' (valid: \(commands.map(\.name).joined(separator: ", ")))")
+    }
+    Output.out(c.help())
+  }
+
+  /// Runs one command line (without the program name) and answers the exit code.
+  public static func run(_ arguments: [String]) -> Int32 {
+    guard let verb = arguments.first else {
+      Output.err(usage)
+      return 64
+    }
+    if verb == "--help" || verb == "-h" {
+      Output.out(usage)
+      return 0
+    }
+    guard let command = commands.first(where: { $0.name == verb }) else {
+      Output.err(
+        CommandError.usage(
+          command: "", message: "unknown command '\(verb)' (valid: \(commands.map(\.name).joined(separator: ", ")))"
+        ).description + "\n")
+      return 64
+    }
+    let rest = Array(arguments.dropFirst())
+    if rest.contains("--help") || rest.contains("-h") {
+      Output.out(command.help())
+      return 0
+    }
+    do {
+      try command.run(rest)
+      fflush(stdout)
+      return 0
+    } catch {
+      fflush(stdout)
+      Output.err(error.description + "\n")
+      return error.exitCode
+    }
+  }
+
+  public static func exit(_ code: Int32) -> Never {
+    fflush(stdout)
+    Glibc.exit(code)
+  }
+}
+
+extension String {
+  func padding(to width: Int) -> String {
+    count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+  }
+}

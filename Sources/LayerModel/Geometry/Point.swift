@@ -1,0 +1,19 @@
+/// A point in a layer's coordinate space, in Double (CGPoint). Free to copy: 16 bytes.
+public struct Point: Hashable, Sendable, CustomStringConvertible {
+  public var x: Double
+  public var y: Double
+
+  @inlinable public init(x: Double, y: Double) {
+    self.x = x
+    self.y = y
+  }
+
+  @inlinable public init(_ x: Double, _ y: Double) {
+    self.x = x
+    self.y = y
+  }
+
+  public static let zero = Point(x: 0, y: 0)
+
+  public var description: String { "(\(x), \(y))" }
+}

@@ -1,0 +1,14 @@
+/// A width and height in Double (CGSize); negative values are legal and standardised by `Rect`.
+public struct Size: Hashable, Sendable, CustomStringConvertible {
+  public var width: Double
+  public var height: Double
+
+  @inlinable public init(width: Double, height: Double) {
+    self.width = width
+    self.height = height
+  }
+
+  public static let zero = Size(width: 0, height: 0)
+
+  public var description: String { "(\(width), \(height))" }
+}

@@ -1,0 +1,32 @@
+extension Layer {
+  /// CALayer `addAnimation:forKey:`: stores a copy; an animation already under `key` is
+  /// replaced and the new one goes last (it applies after the others).
+  public func add(_ animation: Animation, forKey key: String) {
+    removeAnimation(forKey: key)
+    _animations.append((key, animation.copy()))
+  }
+
+  public func removeAnimation(forKey key: String) {
+    _animations.removeAll { $0.key == key }
+  }
+
+  public func removeAllAnimations() {
+    _animations.removeAll()
+  }
+
+  /// The keys in the order the animations apply.
+  public func animationKeys() -> [String] { _animations.map(\.key) }
+
+  /// The stored copy under `key`.
+  public func animation(forKey key: String) -> Animation? {
+    _animations.first { $0.key == key }?.animation
+  }
+
+  /// The layer's presentation state at its own local time `localTime`: the model values with
+  /// every animation applied in the order they were added.
+  public func presentationState(atLocalTime localTime: Double) -> LayerState {
+    var state = LayerState(self)
+    for (_, animation) in _animations { animation.apply(to: &state, atParentTime: localTime) }
+    return state
+  }
+}

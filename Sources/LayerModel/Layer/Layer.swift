@@ -1,0 +1,135 @@
+/// A model layer with CALayer's names and defaults: geometry, flags, timing, animations and an
+/// ordered list of sublayers. A reference type, as CALayer is: the tree is built and edited
+/// through it; hit-test strategies never read it directly but a `PresentationFrame` of it.
+public final class Layer {
+  public var name: String?
+  public var bounds: Rect
+  public var position: Point
+  public var anchorPoint: Point
+  public var anchorPointZ: Double
+  public var zPosition: Double
+  public var transform: Transform3D
+  public var sublayerTransform: Transform3D
+  public var masksToBounds: Bool
+  public var isHidden: Bool
+  public var opacity: Double
+  /// UIView's flag, consulted by the `uiview` semantics only.
+  public var isUserInteractionEnabled: Bool
+  /// The layer's place in the time hierarchy (CAMediaTiming); duration defaults to +infinity.
+  public var timing: MediaTiming
+
+  public private(set) var sublayers: [Layer] = []
+  public private(set) weak var superlayer: Layer?
+  /// Animations in the order they were added, keyed as `add(_:forKey:)` names them.
+  public internal(set) var _animations: [(key: String, animation: Animation)] = []
+  /// For a presentation layer, the model layer it was copied from; for a model layer, nil.
+  public internal(set) var modelLayer: Layer?
+
+  public init(
+    name: String? = nil, bounds: Rect = .zero, position: Point = .zero,
+    anchorPoint: Point = Point(x: 0.5, y: 0.5)
+  ) {
+    self.name = name
+    self.bounds = bounds
+    self.position = position
+    self.anchorPoint = anchorPoint
+    self.anchorPointZ = 0
+    self.zPosition = 0
+    self.transform = .identity
+    self.sublayerTransform = .identity
+    self.masksToBounds = false
+    self.isHidden = false
+    self.opacity = 1
+    self.isUserInteractionEnabled = true
+    self.timing = MediaTiming(duration: .infinity)
+  }
+
+  /// Appends `layer` on top of the other sublayers, removing it from its old superlayer first.
+  public func addSublayer(_ layer: Layer) {
+    insertSublayer(layer, at: sublayers.count - (layer.superlayer === self ? 1 : 0))
+  }
+
+  /// Inserts `layer` at `index` (0 is the bottom), removing it from its old superlayer first.
+  /// Precondition: `index` is within 0...count after the removal, and `layer` is not an ancestor.
+  public func insertSublayer(_ layer: Layer, at index: Int) {
+    precondition(layer !== self && !layer.isAncestor(of: self), "a layer cannot contain its ancestor")
+    layer.removeFromSuperlayer()
+    precondition(index >= 0 && index <= sublayers.count, "sublayer index \(index) out of range")
+    sublayers.insert(layer, at: index)
+    layer.superlayer = self
+  }
+
+  /// Detaches the layer from its superlayer; a root is left as it is.
+  public func removeFromSuperlayer() {
+    guard let parent = superlayer else { return }
+    parent.sublayers.removeAll { $0 === self }
+    superlayer = nil
+  }
+
+  /// True when `self` is `other` or one of its ancestors.
+  public func isAncestor(of other: Layer) -> Bool {
+    var node: Layer? = other
+    while let n = node {
+      if n === self { return true }
+      node = n.superlayer
+    }
+    return false
+  }
+
+  /// The root of the tree holding this layer.
+  public var rootLayer: Layer {
+    var node = self
+    while let parent = node.superlayer { node = parent }
+    return node
+  }
+
+  /// The layers of the subtree in preorder (self first, sublayers in array order): the order
+  /// that gives each layer its `LayerID`. Iterative, so a 100,000-deep chain is fine.
+  public var subtreeInPreorder: [Layer] {
+    var out: [Layer] = []
+    var stack: [Layer] = [self]
+    while let node = stack.popLast() {
+      out.append(node)
+      stack.append(contentsOf: node.sublayers.reversed())
+    }
+    return out
+  }
+
+  /// Copies this layer's own properties (not its sublayers, superlayer or animations).
+  func _copyProperties() -> Layer {
+    let copy = Layer(name: name, bounds: bounds, position: position, anchorPoint: anchorPoint)
+    copy.anchorPointZ = anchorPointZ
+    copy.zPosition = zPosition
+    copy.transform = transform
+    copy.sublayerTransform = sublayerTransform
+    copy.masksToBounds = masksToBounds
+    copy.isHidden = isHidden
+    copy.opacity = opacity
+    copy.isUserInteractionEnabled = isUserInteractionEnabled
+    copy.timing = timing
+    return copy
+  }
+
+  /// Appends without the ancestor checks, for builders that own both layers.
+  func _appendSublayerUnchecked(_ layer: Layer) {
+    sublayers.append(layer)
+    layer.superlayer = self
+  }
+
+  deinit {
+    // Tear a deep chain down iteratively: a recursive release of a 100,000-deep tree would
+    // overflow the stack.
+    // A sublayer someone else still holds keeps its subtree.
+    var pending = sublayers
+    sublayers = []
+    while var node = pending.popLast() {
+      guard isKnownUniquelyReferenced(&node) else { continue }
+      pending.append(contentsOf: node.sublayers)
+      node.sublayers = []
+    }
+  }
+}
+
+extension Layer: CustomStringConvertible {
+  public var description: String { "Layer(\(name ?? "unnamed"))" }
+}

@@ -1,0 +1,203 @@
+/// A layer's identity across frames: its index in the model tree's preorder (sublayers in
+/// array order). Stable while the topology is unchanged, whatever the animations do.
+public struct LayerID: Hashable, Sendable, Comparable, CustomStringConvertible {
+  public var rawValue: Int32
+
+  @inlinable public init(_ rawValue: Int32) { self.rawValue = rawValue }
+
+  public static func < (a: LayerID, b: LayerID) -> Bool { a.rawValue < b.rawValue }
+  public var description: String { "#\(rawValue)" }
+}
+
+/// The whole presentation tree at one time, flat: one row per layer in hit-test priority order
+/// (preorder with siblings sorted by the semantics' order key, then array index), so a larger row
+/// wins. Struct-of-arrays columns behind unsafe buffers that the builder overwrites in place:
+/// rebuilding at a new time allocates nothing, and a strategy may keep the frame (one reference)
+/// without triggering copy-on-write. About 360 bytes per layer. See docs/architecture.md.
+public final class PresentationFrame {
+  /// Row flags.
+  public struct Flags: OptionSet, Sendable {
+    public let rawValue: UInt8
+    @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// The layer and every ancestor are admitted by the semantics and every map on the path is
+    /// invertible: the subtree can be hit at all.
+    public static let reachable = Flags(rawValue: 1)
+    /// Reachable, and the layer's own bounds are not empty: it can itself be the answer.
+    public static let hittable = Flags(rawValue: 2)
+    /// The point must be inside this layer's bounds for any descendant to be hit
+    /// (`masksToBounds`, or every layer under the UIView semantics).
+    public static let clips = Flags(rawValue: 4)
+    /// The layer's own map into its parent has a projective part (w is not 1 everywhere).
+    public static let projective = Flags(rawValue: 8)
+    /// Hidden in the presentation tree.
+    public static let hidden = Flags(rawValue: 16)
+    /// UIView semantics only: skipped for user interaction or alpha.
+    public static let notInteractive = Flags(rawValue: 32)
+  }
+
+  /// The semantics the rows were ordered and flagged for.
+  public internal(set) var semantics: HitTestSemantics
+  /// The clock time this frame shows.
+  public internal(set) var time: Double = 0
+  /// Number of rows (layers).
+  public internal(set) var count: Int = 0
+  /// Bumps whenever the row order or the topology changes, so an index can tell a refit from a
+  /// rebuild.
+  public internal(set) var orderGeneration: Int = 0
+
+  /// The model layer of each row.
+  public internal(set) var layer: UnsafeMutableBufferPointer<LayerID>
+  /// The parent row, -1 for the root.
+  public internal(set) var parent: UnsafeMutableBufferPointer<Int32>
+  /// One past the last row of the subtree (rows `r..<subtreeEnd[r]` are the subtree).
+  public internal(set) var subtreeEnd: UnsafeMutableBufferPointer<Int32>
+  /// The nearest strict ancestor that clips or is projective (-1 when none): the chain a
+  /// candidate's point must also satisfy.
+  public internal(set) var guardRow: UnsafeMutableBufferPointer<Int32>
+  public internal(set) var flags: UnsafeMutableBufferPointer<Flags>
+  /// Local bounds, standardised (min/max in the layer's own space).
+  public internal(set) var boundsMinX: UnsafeMutableBufferPointer<Double>
+  public internal(set) var boundsMinY: UnsafeMutableBufferPointer<Double>
+  public internal(set) var boundsMaxX: UnsafeMutableBufferPointer<Double>
+  public internal(set) var boundsMaxY: UnsafeMutableBufferPointer<Double>
+  /// Parent space to the layer's space (the inverse of its own level map).
+  public internal(set) var fromParent: UnsafeMutableBufferPointer<Homography>
+  /// The layer's space to the world (the root's superlayer space), and back.
+  public internal(set) var toWorld: UnsafeMutableBufferPointer<Homography>
+  public internal(set) var fromWorld: UnsafeMutableBufferPointer<Homography>
+  /// A world-space box holding every point at which the row can be a candidate, already
+  /// clipped by its clipping ancestors; empty (min > max) when the row cannot be hit.
+  public internal(set) var worldMinX: UnsafeMutableBufferPointer<Double>
+  public internal(set) var worldMinY: UnsafeMutableBufferPointer<Double>
+  public internal(set) var worldMaxX: UnsafeMutableBufferPointer<Double>
+  public internal(set) var worldMaxY: UnsafeMutableBufferPointer<Double>
+
+  private var capacity: Int = 0
+
+  init(semantics: HitTestSemantics) {
+    self.semantics = semantics
+    layer = .init(start: nil, count: 0)
+    parent = .init(start: nil, count: 0)
+    subtreeEnd = .init(start: nil, count: 0)
+    guardRow = .init(start: nil, count: 0)
+    flags = .init(start: nil, count: 0)
+    boundsMinX = .init(start: nil, count: 0)
+    boundsMinY = .init(start: nil, count: 0)
+    boundsMaxX = .init(start: nil, count: 0)
+    boundsMaxY = .init(start: nil, count: 0)
+    fromParent = .init(start: nil, count: 0)
+    toWorld = .init(start: nil, count: 0)
+    fromWorld = .init(start: nil, count: 0)
+    worldMinX = .init(start: nil, count: 0)
+    worldMinY = .init(start: nil, count: 0)
+    worldMaxX = .init(start: nil, count: 0)
+    worldMaxY = .init(start: nil, count: 0)
+  }
+
+  /// Makes room for `n` rows, reallocating only when the capacity is too small.
+  func _reserve(_ n: Int) {
+    count = n
+    guard n > capacity else { return }
+    _deallocate()
+    capacity = n
+    func make<T>(_ v: T) -> UnsafeMutableBufferPointer<T> {
+      let b = UnsafeMutableBufferPointer<T>.allocate(capacity: n)
+      b.initialize(repeating: v)
+      return b
+    }
+    layer = make(LayerID(0))
+    parent = make(-1)
+    subtreeEnd = make(0)
+    guardRow = make(-1)
+    flags = make([])
+    boundsMinX = make(0)
+    boundsMinY = make(0)
+    boundsMaxX = make(0)
+    boundsMaxY = make(0)
+    fromParent = make(.identity)
+    toWorld = make(.identity)
+    fromWorld = make(.identity)
+    worldMinX = make(0)
+    worldMinY = make(0)
+    worldMaxX = make(0)
+    worldMaxY = make(0)
+  }
+
+  private func _deallocate() {
+    layer.deallocate()
+    parent.deallocate()
+    subtreeEnd.deallocate()
+    guardRow.deallocate()
+    flags.deallocate()
+    boundsMinX.deallocate()
+    boundsMinY.deallocate()
+    boundsMaxX.deallocate()
+    boundsMaxY.deallocate()
+    fromParent.deallocate()
+    toWorld.deallocate()
+    fromWorld.deallocate()
+    worldMinX.deallocate()
+    worldMinY.deallocate()
+    worldMaxX.deallocate()
+    worldMaxY.deallocate()
+  }
+
+  deinit { _deallocate() }
+
+  /// Bytes held by the columns.
+  public var memoryFootprint: Int {
+    capacity
+      * (MemoryLayout<LayerID>.stride + 3 * 4 + 1 + 8 * 8 + 3 * MemoryLayout<Homography>.stride)
+  }
+
+  /// The row of a layer, by linear search (tests and tools only).
+  public func row(of id: LayerID) -> Int? {
+    (0..<count).first { layer[$0] == id }
+  }
+}
+
+extension PresentationFrame {
+  /// Whether `p` (world space) is inside row `r`'s own bounds, the point mapping to the layer
+  /// with w > 0.
+  @inlinable @inline(__always)
+  public func _insideOwnBounds(_ r: Int, _ p: Point) -> Bool {
+    guard let q = fromWorld[r].apply(p) else { return false }
+    return q.x >= boundsMinX[r] && q.x < boundsMaxX[r] && q.y >= boundsMinY[r] && q.y < boundsMaxY[r]
+  }
+
+  /// The flat form's exact test (SEMANTICS.md, "equivalent flat form"): row `r` is a candidate
+  /// for world point `p` when it is hittable, its bounds contain p, and every guard ancestor
+  /// (clipping or projective) maps p in front of the viewer and, if it clips, inside its bounds.
+  /// O(guard chain length).
+  @inlinable
+  public func isCandidate(_ r: Int, _ p: Point) -> Bool {
+    guard flags[r].contains(.hittable), _insideOwnBounds(r, p) else { return false }
+    return _guardsAdmit(r, p)
+  }
+
+  /// The guard-chain half of `isCandidate`, for callers that already tested the row's own bounds.
+  @inlinable
+  public func _guardsAdmit(_ r: Int, _ p: Point) -> Bool {
+    var g = Int(guardRow[r])
+    while g >= 0 {
+      if flags[g].contains(.clips) {
+        if !_insideOwnBounds(g, p) { return false }
+      } else if fromWorld[g].apply(p) == nil {
+        return false
+      }
+      g = Int(guardRow[g])
+    }
+    return true
+  }
+
+  /// The answer by definition: the candidate with the largest row, by scanning every row.
+  /// O(rows); the slow oracle the tests compare against.
+  public func topCandidateByScan(_ p: Point) -> LayerID? {
+    var r = count - 1
+    while r >= 0 {
+      if isCandidate(r, p) { return layer[r] }
+      r -= 1
+    }
+    return nil
+  }
+}

@@ -1,0 +1,367 @@
+/// A parsed JSON document, objects keeping their key order (scene files key animations in the
+/// order they are added). Parsing is one pass over UTF-8 bytes, O(bytes).
+public enum JSONValue: Equatable, Sendable {
+  case null
+  case bool(Bool)
+  case number(Double)
+  case string(String)
+  case array([JSONValue])
+  case object([(String, JSONValue)])
+
+  public static func == (a: JSONValue, b: JSONValue) -> Bool {
+    switch (a, b) {
+    case (.null, .null): true
+    case (.bool(let x), .bool(let y)): x == y
+    case (.number(let x), .number(let y)): x == y || (x.isNaN && y.isNaN)
+    case (.string(let x), .string(let y)): x == y
+    case (.array(let x), .array(let y)): x == y
+    case (.object(let x), .object(let y)): x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+    default: false
+    }
+  }
+
+  /// A short name of the value's type, for error messages.
+  public var typeName: String {
+    switch self {
+    case .null: "null"
+    case .bool: "a boolean"
+    case .number: "a number"
+    case .string: "a string"
+    case .array: "an array"
+    case .object: "an object"
+    }
+  }
+
+  public subscript(key: String) -> JSONValue? {
+    guard case .object(let members) = self else { return nil }
+    return members.first { $0.0 == key }?.1
+  }
+}
+
+/// A syntax error in a JSON text, with its line and column (1-based).
+public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
+  public var line: Int
+  public var column: Int
+  public var message: String
+  public var description: String { "line \(line), column \(column): \(message)" }
+}
+
+/// A recursive-descent JSON reader (RFC 8259) with a nesting limit, so a hostile file cannot
+/// overflow the stack.
+public struct JSONParser {
+  let bytes: [UInt8]
+  var i = 0
+  private var depth = 0
+  /// Deeper documents are rejected with an error rather than a crash.
+  public static let maximumDepth = 4096
+
+  public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+    var p = JSONParser(bytes: Array(text.utf8))
+    return try p.parseDocument()
+  }
+
+  public static func parse(bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+    var p = JSONParser(bytes: bytes)
+    return try p.parseDocument()
+  }
+
+  init(bytes: [UInt8]) { self.bytes = bytes }
+
+  func error(_ message: String) -> JSONSyntaxError {
+    var line = 1
+    var col = 1
+    for b in bytes[0..<min(i, bytes.count)] {
+      if b == 0x0A {
+        line += 1
+        col = 1
+      } else {
+        col += 1
+      }
+    }
+    return JSONSyntaxError(line: line, column: col, message: message)
+  }
+
+  mutating func skipSpace() {
+    while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
+  }
+
+  /// Skips a UTF-8 byte order mark.
+  mutating func skipBOM() {
+    if i == 0 && bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
+  }
+
+  /// Skips white space and consumes `c` if it comes next.
+  mutating func consume(_ c: Character) -> Bool {
+    skipSpace()
+    guard i < bytes.count, bytes[i] == c.asciiValue! else { return false }
+    i += 1
+    return true
+  }
+
+  /// Skips white space and answers whether the input is used up.
+  mutating func atEnd() -> Bool {
+    skipSpace()
+    return i >= bytes.count
+  }
+
+  private mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
+    skipBOM()
+    let v = try parseValue()
+    skipSpace()
+    if i != bytes.count { throw error("unexpected text after the JSON value") }
+    return v
+  }
+
+  mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+    skipSpace()
+    guard i < bytes.count else { throw error("unexpected end of file") }
+    switch bytes[i] {
+    case UInt8(ascii: "{"): return try parseObject()
+    case UInt8(ascii: "["): return try parseArray()
+    case UInt8(ascii: "\""): return .string(try parseString())
+    case UInt8(ascii: "t"): return try literal("true", .bool(true))
+    case UInt8(ascii: "f"): return try literal("false", .bool(false))
+    case UInt8(ascii: "n"): return try literal("null", .null)
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+    default: throw error("unexpected character '\(Character(UnicodeScalar(bytes[i])))'")
+    }
+  }
+
+  private mutating func literal(_ word: String, _ value: JSONValue) throws(JSONSyntaxError) -> JSONValue {
+    let w = Array(word.utf8)
+    guard i + w.count <= bytes.count, Array(bytes[i..<i + w.count]) == w else { throw error("invalid literal") }
+    i += w.count
+    return value
+  }
+
+  private mutating func enter() throws(JSONSyntaxError) {
+    depth += 1
+    if depth > Self.maximumDepth { throw error("nesting deeper than \(Self.maximumDepth) levels") }
+  }
+
+  private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
+    try enter()
+    defer { depth -= 1 }
+    i += 1
+    var members: [(String, JSONValue)] = []
+    skipSpace()
+    if i < bytes.count, bytes[i] == UInt8(ascii: "}") {
+      i += 1
+      return .object(members)
+    }
+    while true {
+      skipSpace()
+      guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw error("expected a key in quotes") }
+      let key = try parseString()
+      skipSpace()
+      guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
+      i += 1
+      members.append((key, try parseValue()))
+      skipSpace()
+      guard i < bytes.count else { throw error("unexpected end of file in an object") }
+      if bytes[i] == UInt8(ascii: ",") {
+        i += 1
+        continue
+      }
+      if bytes[i] == UInt8(ascii: "}") {
+        i += 1
+        return .object(members)
+      }
+      throw error("expected ',' or '}' in an object")
+    }
+  }
+
+  private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
+    try enter()
+    defer { depth -= 1 }
+    i += 1
+    var items: [JSONValue] = []
+    skipSpace()
+    if i < bytes.count, bytes[i] == UInt8(ascii: "]") {
+      i += 1
+      return .array(items)
+    }
+    while true {
+      items.append(try parseValue())
+      skipSpace()
+      guard i < bytes.count else { throw error("unexpected end of file in an array") }
+      if bytes[i] == UInt8(ascii: ",") {
+        i += 1
+        continue
+      }
+      if bytes[i] == UInt8(ascii: "]") {
+        i += 1
+        return .array(items)
+      }
+      throw error("expected ',' or ']' in an array")
+    }
+  }
+
+  mutating func parseString() throws(JSONSyntaxError) -> String {
+    i += 1
+    var out: [UInt8] = []
+    while i < bytes.count {
+      let b = bytes[i]
+      if b == UInt8(ascii: "\"") {
+        i += 1
+        return String(decoding: out, as: UTF8.self)
+      }
+      if b < 0x20 { throw error("control character in a string") }
+      if b == UInt8(ascii: "\\") {
+        i += 1
+        guard i < bytes.count else { break }
+        switch bytes[i] {
+        case UInt8(ascii: "\""): out.append(0x22)
+        case UInt8(ascii: "\\"): out.append(0x5C)
+        case UInt8(ascii: "/"): out.append(0x2F)
+        case UInt8(ascii: "b"): out.append(0x08)
+        case UInt8(ascii: "f"): out.append(0x0C)
+        case UInt8(ascii: "n"): out.append(0x0A)
+        case UInt8(ascii: "r"): out.append(0x0D)
+        case UInt8(ascii: "t"): out.append(0x09)
+        case UInt8(ascii: "u"):
+          var code = try hex4()
+          if (0xD800..<0xDC00).contains(code), i + 2 < bytes.count, bytes[i + 1] == UInt8(ascii: "\\"),
+            bytes[i + 2] == UInt8(ascii: "u")
+          {
+            i += 2
+            let low = try hex4()
+            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+          }
+          let scalar = UnicodeScalar(code) ?? "\u{FFFD}"
+          out.append(contentsOf: Array(String(Character(scalar)).utf8))
+        default: throw error("invalid escape in a string")
+        }
+        i += 1
+        continue
+      }
+      out.append(b)
+      i += 1
+    }
+    throw error("unterminated string")
+  }
+
+  private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
+    guard i + 4 < bytes.count else { throw error("truncated \\u escape") }
+    var v: UInt32 = 0
+    for k in 1...4 {
+      let c = bytes[i + k]
+      let d: UInt32
+      switch c {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(c - UInt8(ascii: "0"))
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(c - UInt8(ascii: "a") + 10)
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(c - UInt8(ascii: "A") + 10)
+      default: throw error("invalid \\u escape")
+      }
+      v = v << 4 | d
+    }
+    i += 4
+    return v
+  }
+
+  private mutating func parseNumber() throws(JSONSyntaxError) -> Double {
+    let start = i
+    if bytes[i] == UInt8(ascii: "-") { i += 1 }
+    func digits() -> Int {
+      let s = i
+      while i < bytes.count, bytes[i] >= UInt8(ascii: "0"), bytes[i] <= UInt8(ascii: "9") { i += 1 }
+      return i - s
+    }
+    if digits() == 0 { throw error("invalid number") }
+    if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+      i += 1
+      if digits() == 0 { throw error("invalid number: digits expected after '.'") }
+    }
+    if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+      i += 1
+      if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
+      if digits() == 0 { throw error("invalid number: digits expected in the exponent") }
+    }
+    let text = String(decoding: bytes[start..<i], as: UTF8.self)
+    guard let v = Double(text) else { throw error("invalid number '\(text)'") }
+    return v
+  }
+}
+
+extension JSONValue {
+  /// Compact JSON text. Non-finite numbers, which JSON cannot hold, are written as the strings
+  /// "nan", "infinity" and "-infinity" (the scene reader accepts those where it takes numbers).
+  public func serialized(indent: Int? = nil) -> String {
+    var out = ""
+    _write(into: &out, indent: indent, level: 0)
+    return out
+  }
+
+  private func _write(into out: inout String, indent: Int?, level: Int) {
+    func newline(_ l: Int) {
+      if let indent {
+        out += "\n"
+        out += String(repeating: " ", count: indent * l)
+      }
+    }
+    switch self {
+    case .null: out += "null"
+    case .bool(let b): out += b ? "true" : "false"
+    case .number(let v): out += JSONValue.format(v)
+    case .string(let s): JSONValue.quote(s, into: &out)
+    case .array(let items):
+      if items.isEmpty {
+        out += "[]"
+        return
+      }
+      let flat = items.allSatisfy { if case .number = $0 { true } else { false } }
+      out += "["
+      for (k, item) in items.enumerated() {
+        if k > 0 { out += flat || indent == nil ? "," : "," }
+        if !flat { newline(level + 1) } else if k > 0 && indent != nil { out += " " }
+        item._write(into: &out, indent: indent, level: level + 1)
+      }
+      if !flat { newline(level) }
+      out += "]"
+    case .object(let members):
+      if members.isEmpty {
+        out += "{}"
+        return
+      }
+      out += "{"
+      for (k, (key, value)) in members.enumerated() {
+        if k > 0 { out += "," }
+        newline(level + 1)
+        JSONValue.quote(key, into: &out)
+        out += indent == nil ? ":" : ": "
+        value._write(into: &out, indent: indent, level: level + 1)
+      }
+      newline(level)
+      out += "}"
+    }
+  }
+
+  /// The shortest text that reads back as the same Double.
+  public static func format(_ v: Double) -> String {
+    if v.isNaN { return "\"nan\"" }
+    if v.isInfinite { return v > 0 ? "\"infinity\"" : "\"-infinity\"" }
+    if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+    return "\(v)"
+  }
+
+  static func quote(_ s: String, into out: inout String) {
+    out += "\""
+    for u in s.unicodeScalars {
+      switch u {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      default:
+        if u.value < 0x20 {
+          let h = String(u.value, radix: 16)
+          out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+        } else {
+          out.unicodeScalars.append(u)
+        }
+      }
+    }
+    out += "\""
+  }
+}

@@ -1,0 +1,60 @@
+/// Writes a layer tree as scene text with an explicit stack (deep chains are fine). Each layer
+/// object starts on its own line, indented by depth up to 32 levels.
+enum _SceneWriter {
+  static func encode(_ root: Layer) -> String {
+    var out = "{\"hitbench\": \(SceneFile.version), \"root\": "
+    // Each entry: a layer and how many of its sublayers are written so far.
+    var stack: [(layer: Layer, next: Int)] = [(root, -1)]
+    while !stack.isEmpty {
+      let top = stack.count - 1
+      let (layer, next) = stack[top]
+      if next == -1 {
+        let members = properties(layer)
+        out += "{"
+        for (k, (key, value)) in members.enumerated() {
+          if k > 0 { out += ", " }
+          JSONValue.quote(key, into: &out)
+          out += ": "
+          out += value.serialized()
+        }
+        out += members.isEmpty ? "\"sublayers\": [" : ", \"sublayers\": ["
+        stack[top].next = 0
+        continue
+      }
+      if next < layer.sublayers.count {
+        if next > 0 { out += "," }
+        out += "\n" + String(repeating: " ", count: min(stack.count, 32))
+        stack[top].next += 1
+        stack.append((layer.sublayers[next], -1))
+        continue
+      }
+      out += "]}"
+      stack.removeLast()
+    }
+    out += "}\n"
+    return out
+  }
+
+  /// A layer's keys, defaults omitted except bounds and position.
+  static func properties(_ l: Layer) -> [(String, JSONValue)] {
+    typealias E = _ValueEncoder
+    var m: [(String, JSONValue)] = []
+    if let name = l.name { m.append(("name", .string(name))) }
+    m.append(("bounds", E.rect(l.bounds)))
+    m.append(("position", E.point(l.position)))
+    if l.anchorPoint != Point(0.5, 0.5) { m.append(("anchorPoint", E.point(l.anchorPoint))) }
+    if l.anchorPointZ != 0 { m.append(("anchorPointZ", E.number(l.anchorPointZ))) }
+    if l.zPosition != 0 || l.zPosition.isNaN { m.append(("zPosition", E.number(l.zPosition))) }
+    if l.transform != .identity { m.append(("transform", E.transform(l.transform))) }
+    if l.sublayerTransform != .identity { m.append(("sublayerTransform", E.transform(l.sublayerTransform))) }
+    if l.masksToBounds { m.append(("masksToBounds", .bool(true))) }
+    if l.isHidden { m.append(("hidden", .bool(true))) }
+    if l.opacity != 1 { m.append(("opacity", E.number(l.opacity))) }
+    if !l.isUserInteractionEnabled { m.append(("userInteractionEnabled", .bool(false))) }
+    m.append(contentsOf: E.timing(l.timing, defaults: MediaTiming(duration: .infinity)))
+    if !l._animations.isEmpty {
+      m.append(("animations", .object(l._animations.map { ($0.key, E.animation($0.animation)) })))
+    }
+    return m
+  }
+}

@@ -1,0 +1,3 @@
+import HitBenchCLI
+
+HitBenchCLI.exit(HitBenchCLI.run(Array(CommandLine.arguments.dropFirst())))
