@@ -12,6 +12,7 @@ let package = Package(
     .executable(name: "hitbench", targets: ["hitbench"]),
     .library(name: "LayerModel", targets: ["LayerModel"]),
     .library(name: "HitTesting", targets: ["HitTesting"]),
+    .library(name: "Scenes", targets: ["Scenes"]),
   ],
   targets: [
     // jemalloc from Debian (libjemalloc-dev): replaces malloc process-wide and exposes its counters.
@@ -42,7 +43,7 @@ let package = Package(
       swiftSettings: releaseFlags
     ),
     .executableTarget(name: "hitbench", dependencies: ["HitBenchCLI"]),
-    .testTarget(name: "LayerModelTests", dependencies: ["LayerModel", "BenchKit"]),
+    .testTarget(name: "LayerModelTests", dependencies: ["LayerModel", "Scenes", "BenchKit"]),
     .testTarget(name: "HitTestingTests", dependencies: ["HitTesting", "Scenes", "BenchKit"]),
     .testTarget(name: "CLITests", dependencies: ["HitBenchCLI"]),
   ]

@@ -21,6 +21,30 @@ public class Animation {
     get { timing.duration }
     set { timing.duration = newValue }
   }
+  public var speed: Double {
+    get { timing.speed }
+    set { timing.speed = newValue }
+  }
+  public var timeOffset: Double {
+    get { timing.timeOffset }
+    set { timing.timeOffset = newValue }
+  }
+  public var repeatCount: Double {
+    get { timing.repeatCount }
+    set { timing.repeatCount = newValue }
+  }
+  public var repeatDuration: Double {
+    get { timing.repeatDuration }
+    set { timing.repeatDuration = newValue }
+  }
+  public var autoreverses: Bool {
+    get { timing.autoreverses }
+    set { timing.autoreverses = newValue }
+  }
+  public var fillMode: FillMode {
+    get { timing.fillMode }
+    set { timing.fillMode = newValue }
+  }
 
   /// Where the animation is at `parentTime` (its layer's local time), or nil when not applied.
   public func activeTime(atParentTime parentTime: Double) -> ActiveTime? {

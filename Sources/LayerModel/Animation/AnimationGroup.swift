@@ -12,7 +12,11 @@ public final class AnimationGroup: Animation {
     guard let at = activeTime(atParentTime: parentTime) else { return }
     let d = timing._iterationDuration(isAnimation: true)
     let local = timingFunction.map { $0(at.progress) * d } ?? at.seconds
-    for child in animations { child.apply(to: &state, atParentTime: local) }
+    var i = 0
+    while i < animations.count {
+      animations[i].apply(to: &state, atParentTime: local)
+      i += 1
+    }
   }
 
   public override func copy() -> Animation {

@@ -26,7 +26,12 @@ extension Layer {
   /// every animation applied in the order they were added.
   public func presentationState(atLocalTime localTime: Double) -> LayerState {
     var state = LayerState(self)
-    for (_, animation) in _animations { animation.apply(to: &state, atParentTime: localTime) }
+    // Index loops: no iterator, so no allocation even unoptimised (per-frame path).
+    var i = 0
+    while i < _animations.count {
+      _animations[i].animation.apply(to: &state, atParentTime: localTime)
+      i += 1
+    }
     return state
   }
 }

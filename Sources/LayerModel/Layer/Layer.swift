@@ -52,7 +52,9 @@ public final class Layer {
   /// Inserts `layer` at `index` (0 is the bottom), removing it from its old superlayer first.
   /// Precondition: `index` is within 0...count after the removal, and `layer` is not an ancestor.
   public func insertSublayer(_ layer: Layer, at index: Int) {
-    precondition(layer !== self && !layer.isAncestor(of: self), "a layer cannot contain its ancestor")
+    // A layer without sublayers cannot be an ancestor of another: skip the O(depth) walk.
+    precondition(
+      layer !== self && (layer.sublayers.isEmpty || !layer.isAncestor(of: self)), "a layer cannot contain its ancestor")
     layer.removeFromSuperlayer()
     precondition(index >= 0 && index <= sublayers.count, "sublayer index \(index) out of range")
     sublayers.insert(layer, at: index)

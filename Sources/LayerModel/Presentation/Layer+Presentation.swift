@@ -2,6 +2,8 @@ extension Layer {
   /// CALayer `presentationLayer` at clock time `t`: a copy of the whole tree with every active
   /// animation applied, returned at this layer's place in it. Each copy's `modelLayer` is the
   /// layer it came from; the model is never changed. O(layers x animations), iterative.
+  /// As with any layer, `superlayer` is weak: to walk up a presentation tree, keep its root
+  /// (`rootLayer.presentation(at:)`).
   public func presentation(at t: Double) -> Layer {
     let root = rootLayer
     let copyRoot = root._copyPresentation(localTime: root.localTime(atClockTime: t))

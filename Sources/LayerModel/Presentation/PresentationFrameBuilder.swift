@@ -217,7 +217,7 @@ public final class PresentationFrameBuilder {
 
       let admitted = semantics.admits(
         hidden: s.isHidden, userInteractionEnabled: interactive[m], opacity: s.opacity)
-      var flags: PresentationFrame.Flags = []
+      var flags = PresentationFrame.Flags(rawValue: 0)
       if s.isHidden { flags.insert(.hidden) }
       if !s.isHidden && !admitted { flags.insert(.notInteractive) }
       let parentReachable = pr < 0 || f.flags[pr].contains(.reachable)
@@ -248,7 +248,8 @@ public final class PresentationFrameBuilder {
       } else {
         f.toWorld[r] = Homography.concat(h, f.toWorld[pr])
         f.fromWorld[r] = Homography.concat(f.fromWorld[pr], inv)
-        f.guardRow[r] = f.flags[pr].isDisjoint(with: [.clips, .projective]) ? f.guardRow[pr] : Int32(pr)
+        let guardBits = PresentationFrame.Flags.clips.rawValue | PresentationFrame.Flags.projective.rawValue
+        f.guardRow[r] = f.flags[pr].rawValue & guardBits == 0 ? f.guardRow[pr] : Int32(pr)
       }
 
       let parentClip = pr < 0 ? _Box.everything : clip[pr]

@@ -52,8 +52,9 @@ public struct JSONParser {
   let bytes: [UInt8]
   var i = 0
   private var depth = 0
-  /// Deeper documents are rejected with an error rather than a crash.
-  public static let maximumDepth = 4096
+  /// Deeper values are rejected with an error rather than a crash: small enough for a 512 KiB
+  /// thread stack in a debug build. (Scene layers nest without this parser's recursion.)
+  public static let maximumDepth = 256
 
   public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
     var p = JSONParser(bytes: Array(text.utf8))

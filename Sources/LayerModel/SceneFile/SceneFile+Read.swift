@@ -154,9 +154,17 @@ struct _SceneReader {
 
   /// Builds the innermost layer; answers it when it was the root.
   private func close(_ stack: inout [Pending]) throws(SceneFileError) -> Layer? {
-    let path = Self.path(stack)
+    let layer: Layer
+    do {
+      // Decoded with paths relative to the layer; the layer's own path (O(depth) to build) is
+      // only prefixed when something is wrong.
+      layer = try makeLayer(stack[stack.count - 1].members, "")
+    } catch {
+      var e = error
+      e.path = Self.path(stack) + e.path
+      throw e
+    }
     let pending = stack.removeLast()
-    let layer = try makeLayer(pending.members, path)
     for child in pending.children { layer._appendSublayerUnchecked(child) }
     guard !stack.isEmpty else { return layer }
     stack[stack.count - 1].children.append(layer)

@@ -110,12 +110,12 @@ struct _ValueDecoder {
   {
     for (key, _) in members where !known.contains(key) {
       throw fail(
-        path.isEmpty ? key : "\(path).\(key)",
+        "\(path).\(key)",
         "unknown key '\(key)' in \(what) (expected one of: \(known.joined(separator: ", ")))")
     }
     var seen = Set<String>()
     for (key, _) in members where !seen.insert(key).inserted {
-      throw fail(path.isEmpty ? key : "\(path).\(key)", "duplicate key '\(key)'")
+      throw fail("\(path).\(key)", "duplicate key '\(key)'")
     }
   }
 
