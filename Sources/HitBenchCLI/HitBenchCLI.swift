@@ -13,12 +13,14 @@ public enum HitBenchCLI {
   }
 
   nonisolated(unsafe) static let commands: [Command] = [
-    Command(name: "hittest", summary: HittestCommand.summary, help: { HittestCommand.parser.help }, run: HittestCommand.run),
+    Command(
+      name: "hittest", summary: HittestCommand.summary, help: { HittestCommand.parser.help }, run: HittestCommand.run),
     Command(name: "help", summary: "Show help for hitbench or one of its commands.", help: { usage }, run: runHelp),
   ]
 
   static var usage: String {
-    var s = "hitbench: hit-testing strategies for animated layer trees, measured.\n\nusage: hitbench <command> [options]\n\ncommands:\n"
+    var s =
+      "hitbench: hit-testing strategies for animated layer trees, measured.\n\nusage: hitbench <command> [options]\n\ncommands:\n"
     for c in commands { s += "  " + c.name.padding(to: 10) + c.summary + "\n" }
     s += "\nRun 'hitbench help <command>' for a command's options.\n"
     return s

@@ -1,10 +1,10 @@
 import Testing
 
+@testable import LayerModel
+
 #if canImport(Glibc)
   import Glibc
 #endif
-
-@testable import LayerModel
 
 private func state(_ layer: Layer, at t: Double) -> LayerState { layer.presentationState(atLocalTime: t) }
 
@@ -253,7 +253,9 @@ private func layer() -> Layer {
   }
 
   @Test func springClosedFormMatchesTheODE() {
-    for (m, k, c, v0) in [(1.0, 100.0, 10.0, 0.0), (2.0, 50.0, 20.0, 3.0), (1.0, 100.0, 20.0, -2.0), (0.5, 300.0, 40.0, 1.0)] {
+    for (m, k, c, v0) in [
+      (1.0, 100.0, 10.0, 0.0), (2.0, 50.0, 20.0, 3.0), (1.0, 100.0, 20.0, -2.0), (0.5, 300.0, 40.0, 1.0),
+    ] {
       let s = SpringAnimation(keyPath: .positionX)
       s.mass = m
       s.stiffness = k
@@ -276,7 +278,8 @@ private func layer() -> Layer {
     s.duration = 2
     s.timingFunction = .easeIn
     l.add(s, forKey: "s")
-    #expect(near(state(l, at: 0.3).position.x, 100 * (1 - s.displacement(at: 0.3))), "timing functions do not pace springs")
+    #expect(
+      near(state(l, at: 0.3).position.x, 100 * (1 - s.displacement(at: 0.3))), "timing functions do not pace springs")
   }
 
   @Test func groupTimesChildrenInItsLocalTime() {

@@ -1,10 +1,10 @@
 import Testing
 
+@testable import LayerModel
+
 #if canImport(Glibc)
   import Glibc
 #endif
-
-@testable import LayerModel
 
 /// Builds SEMANTICS.md's checked pair: parent bounds 200x200 at (100, 100), child 50x50 at (100, 50).
 private func parentAndChild() -> (Layer, Layer) {

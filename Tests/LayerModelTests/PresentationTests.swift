@@ -2,11 +2,11 @@ import BenchKit
 import Scenes
 import Testing
 
+@testable import LayerModel
+
 #if canImport(Glibc)
   import Glibc
 #endif
-
-@testable import LayerModel
 
 @Suite struct PresentationTreeTests {
   @Test func modelIsUntouchedAndPresentationFollowsTheAnimation() throws {
@@ -71,7 +71,8 @@ func referenceAgrees(
     var comparisons = 0
     for seed in 0..<150 as Range<UInt64> {
       let model = RandomScene().make(seed: seed)
-      let ids = Dictionary(uniqueKeysWithValues: model.subtreeInPreorder.enumerated().map { (ObjectIdentifier($1), Int32($0)) })
+      let ids = Dictionary(
+        uniqueKeysWithValues: model.subtreeInPreorder.enumerated().map { (ObjectIdentifier($1), Int32($0)) })
       var rng = SplitMix64(seed: seed ^ 0xABCD)
       let t = rng.uniform(0, 5)
       let tree = model.presentation(at: t)

@@ -29,10 +29,14 @@ import Testing
     k.timingFunction = .linear
     b.add(k, forKey: "move")
     let path = KeyframeAnimation(keyPath: .position)
-    path.path = [.move(Point(0, 0)), .line(Point(10, 0)), .cubic(Point(1, 2), Point(3, 4), Point(5, 6)), .quad(Point(7, 8), Point(9, 10))]
+    path.path = [
+      .move(Point(0, 0)), .line(Point(10, 0)), .cubic(Point(1, 2), Point(3, 4), Point(5, 6)),
+      .quad(Point(7, 8), Point(9, 10)),
+    ]
     path.rotationMode = .autoReverse
     b.add(path, forKey: "path")
-    let spring = SpringAnimation(keyPath: .boundsSize, from: .size(Size(width: 1, height: 1)), to: .size(Size(width: 9, height: 9)))
+    let spring = SpringAnimation(
+      keyPath: .boundsSize, from: .size(Size(width: 1, height: 1)), to: .size(Size(width: 9, height: 9)))
     spring.damping = 3
     spring.isRemovedOnCompletion = false
     spring.fillMode = .forwards
@@ -126,31 +130,53 @@ import Testing
       ("{\"hitbench\": 1, \"extra\": 1, \"root\": {\(layer)}}", "extra", "unknown key 'extra'"),
       ("{\"hitbench\": 1, \"root\": {\"position\": [0,0]}}", "root", "missing 'bounds'"),
       ("{\"hitbench\": 1, \"root\": {\"bounds\": [0,0,1,1]}}", "root", "missing 'position'"),
-      ("{\"hitbench\": 1, \"root\": {\(layer), \"sublayers\": [{\(layer)}, {\"bounds\": [0,0,1], \"position\": [0,0]}]}}",
-        "root.sublayers[1].bounds", "expected a rect"),
+      (
+        "{\"hitbench\": 1, \"root\": {\(layer), \"sublayers\": [{\(layer)}, {\"bounds\": [0,0,1], \"position\": [0,0]}]}}",
+        "root.sublayers[1].bounds", "expected a rect"
+      ),
       ("{\"hitbench\": 1, \"root\": {\(layer), \"opacity\": \"x\"}}", "root.opacity", "expected a number"),
       ("{\"hitbench\": 1, \"root\": {\(layer), \"hidden\": 1}}", "root.hidden", "expected true or false"),
       ("{\"hitbench\": 1, \"root\": {\(layer), \"colour\": 1}}", "root.colour", "unknown key 'colour'"),
-      ("{\"hitbench\": 1, \"root\": {\(layer), \"sublayers\": 4}}", "root.sublayers", "expected an array of layer objects"),
+      (
+        "{\"hitbench\": 1, \"root\": {\(layer), \"sublayers\": 4}}", "root.sublayers",
+        "expected an array of layer objects"
+      ),
       ("{\"hitbench\": 1, \"root\": {\(layer), \"sublayers\": [5]}}", "root.sublayers[0]", "expected a layer object"),
       ("{\"hitbench\": 1, \"root\": {\(layer), \"transform\": [1,2,3]}}", "root.transform", "16 numbers"),
-      ("{\"hitbench\": 1, \"root\": {\(layer), \"transform\": [{\"spin\": 1}]}}", "root.transform[0].spin",
-        "unknown transform operation"),
+      (
+        "{\"hitbench\": 1, \"root\": {\(layer), \"transform\": [{\"spin\": 1}]}}", "root.transform[0].spin",
+        "unknown transform operation"
+      ),
       ("{\"hitbench\": 1, \"root\": {\(layer), \"bounds\": [0,0,1,1]}}", "root.bounds", "duplicate key"),
-      ("{\"hitbench\": 1, \"root\": {\(layer), \"animations\": {\"m\": {\"keyPath\": \"position\"}}}}", "root.animations.m",
-        "missing 'type'"),
-      ("{\"hitbench\": 1, \"root\": {\(layer), \"animations\": {\"m\": {\"type\": \"basic\", \"keyPath\": \"color\"}}}}",
-        "root.animations.m.keyPath", "unknown key path"),
-      ("{\"hitbench\": 1, \"root\": {\(layer), \"animations\": {\"m\": {\"type\": \"basic\", \"keyPath\": \"position\", \"toValue\": 3}}}}",
-        "root.animations.m.toValue", "expected a point"),
-      ("{\"hitbench\": 1, \"root\": {\(layer), \"animations\": {\"m\": {\"type\": \"keyframe\", \"keyPath\": \"opacity\", \"values\": [0, 1], \"keyTimes\": [0]}}}}",
-        "root.animations.m", "keyTimes has 1 entries for 2 values"),
-      ("{\"hitbench\": 1, \"root\": {\(layer), \"animations\": {\"m\": {\"type\": \"basic\", \"keyPath\": \"opacity\", \"duration\": -1}}}}",
-        "root.animations.m.duration", "expected a duration >= 0"),
-      ("{\"hitbench\": 1, \"root\": {\(layer), \"animations\": {\"m\": {\"type\": \"basic\", \"keyPath\": \"opacity\", \"timingFunction\": \"bouncy\"}}}}",
-        "root.animations.m.timingFunction", "unknown timing function"),
-      ("{\"hitbench\": 1, \"root\": {\(layer), \"animations\": {\"m\": {\"type\": \"spring\", \"keyPath\": \"opacity\", \"mass\": 0}}}}",
-        "root.animations.m.mass", "expected a number > 0"),
+      (
+        "{\"hitbench\": 1, \"root\": {\(layer), \"animations\": {\"m\": {\"keyPath\": \"position\"}}}}",
+        "root.animations.m",
+        "missing 'type'"
+      ),
+      (
+        "{\"hitbench\": 1, \"root\": {\(layer), \"animations\": {\"m\": {\"type\": \"basic\", \"keyPath\": \"color\"}}}}",
+        "root.animations.m.keyPath", "unknown key path"
+      ),
+      (
+        "{\"hitbench\": 1, \"root\": {\(layer), \"animations\": {\"m\": {\"type\": \"basic\", \"keyPath\": \"position\", \"toValue\": 3}}}}",
+        "root.animations.m.toValue", "expected a point"
+      ),
+      (
+        "{\"hitbench\": 1, \"root\": {\(layer), \"animations\": {\"m\": {\"type\": \"keyframe\", \"keyPath\": \"opacity\", \"values\": [0, 1], \"keyTimes\": [0]}}}}",
+        "root.animations.m", "keyTimes has 1 entries for 2 values"
+      ),
+      (
+        "{\"hitbench\": 1, \"root\": {\(layer), \"animations\": {\"m\": {\"type\": \"basic\", \"keyPath\": \"opacity\", \"duration\": -1}}}}",
+        "root.animations.m.duration", "expected a duration >= 0"
+      ),
+      (
+        "{\"hitbench\": 1, \"root\": {\(layer), \"animations\": {\"m\": {\"type\": \"basic\", \"keyPath\": \"opacity\", \"timingFunction\": \"bouncy\"}}}}",
+        "root.animations.m.timingFunction", "unknown timing function"
+      ),
+      (
+        "{\"hitbench\": 1, \"root\": {\(layer), \"animations\": {\"m\": {\"type\": \"spring\", \"keyPath\": \"opacity\", \"mass\": 0}}}}",
+        "root.animations.m.mass", "expected a number > 0"
+      ),
       ("{\"hitbench\": 1, \"root\": {\(layer), \"fillMode\": \"sideways\"}}", "root.fillMode", "unknown fill mode"),
     ]
     for (text, path, message) in cases {

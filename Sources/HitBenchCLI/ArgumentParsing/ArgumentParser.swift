@@ -1,3 +1,5 @@
+import LayerModel
+
 /// A dependency-free command-line parser in the style of the Swift benchmark suite's ArgParse:
 /// each option writes through a key path into an options struct that holds the defaults.
 /// Accepts `--flag value` and `--flag=value`; a value may start with '-' (`--point -5,-12.5`).
@@ -32,9 +34,11 @@ public struct ArgumentParser<Options> {
   ) {
     let command = command
     specs.append(
-      Spec(name: name, valueName: valueName, help: help) { (options: inout Options, value: String) throws(CommandError) in
+      Spec(name: name, valueName: valueName, help: help) {
+        (options: inout Options, value: String) throws(CommandError) in
         guard let v = parse(value) else {
-          throw CommandError.usage(command: command, message: "invalid value '\(value)' for \(name): expected \(expected)")
+          throw CommandError.usage(
+            command: command, message: "invalid value '\(value)' for \(name): expected \(expected)")
         }
         options[keyPath: keyPath] = v
       })
@@ -47,9 +51,11 @@ public struct ArgumentParser<Options> {
   ) {
     let command = command
     specs.append(
-      Spec(name: name, valueName: valueName, help: help) { (options: inout Options, value: String) throws(CommandError) in
+      Spec(name: name, valueName: valueName, help: help) {
+        (options: inout Options, value: String) throws(CommandError) in
         guard let v = parse(value) else {
-          throw CommandError.usage(command: command, message: "invalid value '\(value)' for \(name): expected \(expected)")
+          throw CommandError.usage(
+            command: command, message: "invalid value '\(value)' for \(name): expected \(expected)")
         }
         options[keyPath: keyPath].append(v)
       })
@@ -122,7 +128,9 @@ public struct ArgumentParser<Options> {
       }
       let width = min((rows.map { $0.0.count }.max() ?? 0) + 2, 34)
       for (left, right) in rows {
-        let pad = left.count < width ? String(repeating: " ", count: width - left.count) : "\n" + String(repeating: " ", count: width + 2)
+        let pad =
+          left.count < width
+          ? String(repeating: " ", count: width - left.count) : "\n" + String(repeating: " ", count: width + 2)
         s += "  \(left)\(pad)\(right)\n"
       }
     }
@@ -172,5 +180,3 @@ extension String {
     String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
   }
 }
-
-import LayerModel

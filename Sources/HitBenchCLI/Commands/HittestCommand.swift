@@ -15,19 +15,29 @@ enum HittestCommand {
 
   static var parser: ArgumentParser<Options> {
     var p = ArgumentParser<Options>(command: "hittest", summary: summary)
-    p.option("--scene", \.scene, valueName: "FILE", help: "the scene file (JSON, see docs/scene-format.md)",
-      expected: "a file path") { $0 }
-    p.repeatedOption("--point", \.points, valueName: "X,Y",
+    p.option(
+      "--scene", \.scene, valueName: "FILE", help: "the scene file (JSON, see docs/scene-format.md)",
+      expected: "a file path"
+    ) { $0 }
+    p.repeatedOption(
+      "--point", \.points, valueName: "X,Y",
       help: "a point in the root layer's superlayer space (repeatable)", expected: "two numbers 'X,Y'",
       parse: ArgumentValues.point)
-    p.option("--semantics", \.semantics, valueName: "NAME", help: "calayer (default), calayer-seed or uiview",
-      expected: "one of calayer, calayer-seed, uiview") { HitTestSemantics(named: $0) }
-    p.option("--format", \.format, valueName: "FORMAT", help: "text (default) or json",
-      expected: "text or json") { ["text", "json"].contains($0) ? $0 : nil }
-    p.option("--time", \.time, valueName: "T", help: "clock time in seconds (default 0)",
+    p.option(
+      "--semantics", \.semantics, valueName: "NAME", help: "calayer (default), calayer-seed or uiview",
+      expected: "one of calayer, calayer-seed, uiview"
+    ) { HitTestSemantics(named: $0) }
+    p.option(
+      "--format", \.format, valueName: "FORMAT", help: "text (default) or json",
+      expected: "text or json"
+    ) { ["text", "json"].contains($0) ? $0 : nil }
+    p.option(
+      "--time", \.time, valueName: "T", help: "clock time in seconds (default 0)",
       expected: "a finite number of seconds", parse: ArgumentValues.finite)
-    p.option("--tree", \.tree, valueName: "TREE", help: "presentation (default) or model",
-      expected: "presentation or model") { ["presentation", "model"].contains($0) ? $0 : nil }
+    p.option(
+      "--tree", \.tree, valueName: "TREE", help: "presentation (default) or model",
+      expected: "presentation or model"
+    ) { ["presentation", "model"].contains($0) ? $0 : nil }
     return p
   }
 

@@ -73,7 +73,8 @@ extension _ValueDecoder {
     if let x = v["timingFunction"] { anim.timingFunction = try timingFunction(x, "\(path).timingFunction") }
     if let x = v["removedOnCompletion"] { anim.isRemovedOnCompletion = try bool(x, "\(path).removedOnCompletion") }
     if type != "keyframe" {
-      for key in ["values", "keyTimes", "timingFunctions", "calculationMode", "path", "rotationMode"] where v[key] != nil {
+      for key in ["values", "keyTimes", "timingFunctions", "calculationMode", "path", "rotationMode"]
+      where v[key] != nil {
         throw fail("\(path).\(key)", "'\(key)' belongs to keyframe animations, not '\(type)'")
       }
     }
@@ -95,7 +96,8 @@ extension _ValueDecoder {
       guard let mode = CalculationMode(rawValue: s) else {
         throw fail(
           "\(path).calculationMode",
-          "unknown calculation mode '\(s)' (expected \(CalculationMode.allCases.map(\.rawValue).joined(separator: ", ")))")
+          "unknown calculation mode '\(s)' (expected \(CalculationMode.allCases.map(\.rawValue).joined(separator: ", ")))"
+        )
       }
       k.calculationMode = mode
     }
@@ -151,7 +153,8 @@ extension _ValueDecoder {
         continue
       }
       guard case .object(let members) = item, members.count == 1 else {
-        throw fail(p, "expected a point or one of {\"move\"|\"line\"|\"quad\"|\"cubic\": [...]}, found \(item.typeName)")
+        throw fail(
+          p, "expected a point or one of {\"move\"|\"line\"|\"quad\"|\"cubic\": [...]}, found \(item.typeName)")
       }
       let (name, arg) = members[0]
       switch name {

@@ -27,7 +27,8 @@ struct _SceneReader {
     cursor.skipBOM()
     guard cursor.consume("{") else {
       if cursor.atEnd() { throw SceneFileError(file: values.file, path: "", message: "the file is empty") }
-      throw SceneFileError(file: values.file, path: "", message: "expected a JSON object {\"hitbench\": 1, \"root\": ...}")
+      throw SceneFileError(
+        file: values.file, path: "", message: "expected a JSON object {\"hitbench\": 1, \"root\": ...}")
     }
     var root: Layer?
     var version: JSONValue?

@@ -82,7 +82,8 @@ struct _ValueDecoder {
   func operation(_ v: JSONValue, _ path: String) throws(SceneFileError) -> Transform3D {
     let names = "translate, scale, rotate or perspective"
     guard case .object(let members) = v, members.count == 1 else {
-      throw fail(path, "expected one operation object ({\"\(names.split(separator: ",")[0])\": ...}), found \(v.typeName)")
+      throw fail(
+        path, "expected one operation object ({\"\(names.split(separator: ",")[0])\": ...}), found \(v.typeName)")
     }
     let (name, arg) = members[0]
     let p = "\(path).\(name)"

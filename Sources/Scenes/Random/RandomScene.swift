@@ -86,7 +86,9 @@ public struct RandomScene {
       return .scale(sx, rng.uniform(-2, 3), 1)
     }
     if k < 0.80 { return .affine(a: 1, b: rng.uniform(-1, 1), c: rng.uniform(-1, 1), d: 1, tx: 0, ty: 0) }
-    if k < 0.85 { return .translation(Double(rng.below(60)) - 30, Double(rng.below(60)) - 30, Double(rng.below(40)) - 20) }
+    if k < 0.85 {
+      return .translation(Double(rng.below(60)) - 30, Double(rng.below(60)) - 30, Double(rng.below(40)) - 20)
+    }
     if k < 0.93 || !hostile {
       let axis = rng.chance(0.5) ? (0.0, 1.0, 0.0) : (1.0, 0.0, 0.0)
       let r = Transform3D.rotation(rng.uniform(-1.5, 1.5), axis.0, axis.1, axis.2)

@@ -1,0 +1,37 @@
+import Foundation
+
+/// The outcome of one run of the built `hitbench`.
+struct RunResult {
+  var status: Int32
+  var stdout: String
+  var stderr: String
+}
+
+/// The repository root, from this file's location.
+let repoRoot: String = {
+  let parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
+  return parts.dropLast(3).joined(separator: "/")
+}()
+
+/// Runs the `hitbench` built beside the test bundle, in the repository root.
+func hitbench(_ args: [String]) throws -> RunResult {
+  let bundleDir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+  var exe = bundleDir.appendingPathComponent("hitbench")
+  if !FileManager.default.fileExists(atPath: exe.path) {
+    exe = URL(fileURLWithPath: repoRoot + "/.build/debug/hitbench")
+  }
+  let p = Process()
+  p.executableURL = exe
+  p.arguments = args
+  p.currentDirectoryURL = URL(fileURLWithPath: repoRoot)
+  let out = Pipe()
+  let err = Pipe()
+  p.standardOutput = out
+  p.standardError = err
+  try p.run()
+  let o = out.fileHandleForReading.readDataToEndOfFile()
+  let e = err.fileHandleForReading.readDataToEndOfFile()
+  p.waitUntilExit()
+  return RunResult(
+    status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The test command: installs what is missing, checks formatting (swift format lint --strict over
+# Sources, Tests and Benchmarks), then builds and runs every test target.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+echo "== swift format lint --strict" >&2
+swift format lint --strict --recursive Sources Tests Benchmarks Package.swift
+echo "== swift build --build-tests" >&2
+swift build --build-tests
+echo "== swift test" >&2
+log=$(mktemp)
+set +e
+swift test --skip-build >"$log" 2>&1
+status=$?
+set -e
+# Per-test progress lines are trimmed; failures, issues and the summaries are kept.
+awk '!(/^(◇|✔) (Test|Suite) / && !/^(✔|✘) Test run with/)' "$log"
+if [ "$status" = 0 ]; then
+  n=$(grep -oE 'Test run with [0-9]+ tests?' "$log" | grep -oE '[0-9]+' | tail -1)
+  echo "tests: ${n:-0} passed, 0 failed"
+fi
+rm -f "$log"
+exit "$status"
