@@ -13,6 +13,7 @@ let package = Package(
     .library(name: "LayerModel", targets: ["LayerModel"]),
     .library(name: "HitTesting", targets: ["HitTesting"]),
     .library(name: "Scenes", targets: ["Scenes"]),
+    .library(name: "BenchKitLib", targets: ["BenchKit"]),
   ],
   targets: [
     // jemalloc from Debian (libjemalloc-dev): replaces malloc process-wide and exposes its counters.
@@ -25,7 +26,7 @@ let package = Package(
     // Geometry, layers, time, animation, presentation frames and scene files.
     .target(name: "LayerModel", swiftSettings: releaseFlags),
     // The hit-test strategies and the generic query loop that drives them.
-    .target(name: "HitTesting", dependencies: ["LayerModel"], swiftSettings: releaseFlags),
+    .target(name: "HitTesting", dependencies: ["LayerModel", "Scenes"], swiftSettings: releaseFlags),
     // Synthetic scene generators and query workloads.
     .target(name: "Scenes", dependencies: ["LayerModel"], swiftSettings: releaseFlags),
     // Runner, statistics, allocation counters and reporters.

@@ -15,6 +15,11 @@ public enum HitBenchCLI {
   nonisolated(unsafe) static let commands: [Command] = [
     Command(
       name: "hittest", summary: HittestCommand.summary, help: { HittestCommand.parser.help }, run: HittestCommand.run),
+    Command(
+      name: "list", summary: ListCommand.summary, help: { ListCommand.summary + "\n\nusage: hitbench list\n" },
+      run: ListCommand.run),
+    Command(
+      name: "verify", summary: VerifyCommand.summary, help: { VerifyCommand.parser.help }, run: VerifyCommand.run),
     Command(name: "help", summary: "Show help for hitbench or one of its commands.", help: { usage }, run: runHelp),
   ]
 

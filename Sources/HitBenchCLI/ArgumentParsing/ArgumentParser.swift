@@ -1,3 +1,4 @@
+import HitTesting
 import LayerModel
 
 /// A dependency-free command-line parser in the style of the Swift benchmark suite's ArgParse:
@@ -173,10 +174,31 @@ enum ArgumentValues {
   }
 
   static func uint64(_ s: String) -> UInt64? { UInt64(s.trimmingWhitespace) }
+
+  /// `MIN-MAX` (or a single N) within 1...100,000.
+  static func range(_ s: String) -> ClosedRange<Int>? {
+    let parts = s.split(separator: "-", omittingEmptySubsequences: false).map { Int(String($0).trimmingWhitespace) }
+    guard parts.count <= 2, let lo = parts.first ?? nil, let hi = parts.last ?? nil, 1 <= lo, lo <= hi, hi <= 100_000
+    else { return nil }
+    return lo...hi
+  }
 }
 
 extension String {
   var trimmingWhitespace: String {
     String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+  }
+}
+
+extension StrategyKind {
+  /// `a,b,c` or `all`; nil when a name is unknown.
+  static func parseList(_ s: String) -> [StrategyKind]? {
+    if s == "all" { return StrategyKind.allCases }
+    var out: [StrategyKind] = []
+    for name in s.split(separator: ",") {
+      guard let k = StrategyKind(rawValue: String(name).trimmingWhitespace) else { return nil }
+      if !out.contains(k) { out.append(k) }
+    }
+    return out.isEmpty ? nil : out
   }
 }

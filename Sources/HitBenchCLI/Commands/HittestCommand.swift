@@ -1,3 +1,4 @@
+import HitTesting
 import LayerModel
 
 /// `hitbench hittest`: which layer is under each point of a scene, at a time, by a semantics.
@@ -11,6 +12,7 @@ enum HittestCommand {
     var format = "text"
     var time = 0.0
     var tree = "presentation"
+    var strategies: [StrategyKind] = [.treeWalk]
   }
 
   static var parser: ArgumentParser<Options> {
@@ -38,6 +40,10 @@ enum HittestCommand {
       "--tree", \.tree, valueName: "TREE", help: "presentation (default) or model",
       expected: "presentation or model"
     ) { ["presentation", "model"].contains($0) ? $0 : nil }
+    p.option(
+      "--strategy", \.strategies, valueName: "NAME|all", help: "tree-walk (default), another strategy, a list, or all",
+      expected: "\(StrategyKind.allCases.map(\.rawValue).joined(separator: ", ")), a comma-separated list, or all",
+      parse: StrategyKind.parseList)
     return p
   }
 
@@ -48,33 +54,32 @@ enum HittestCommand {
     guard !o.points.isEmpty else { throw .usage(command: "hittest", message: "missing --point X,Y (at least one)") }
     let model: Layer
     do { model = try SceneFile.read(path: path) } catch { throw .scene(error) }
-    let tree = o.tree == "model" ? model : model.presentation(at: o.time)
-    var rows: [(Point, Layer?)] = []
-    for p in o.points { rows.append((p, tree.hitTest(p, semantics: o.semantics))) }
-    let strategy = "tree-walk"
+    let builder = PresentationFrameBuilder(root: model, semantics: o.semantics)
+    let frame = builder.build(at: o.time, animated: o.tree == "presentation")
+    let names = model.subtreeInPreorder.enumerated().map { i, l in l.name ?? "#\(i)" }
+    // answers[s][i]: strategy s's answer for point i.
+    let answers = o.strategies.map { $0.answers(frame, o.points) }
     if o.format == "json" {
       var results: [JSONValue] = []
-      for (p, hit) in rows {
-        let point = JSONValue.array([jsonNumber(p.x), jsonNumber(p.y)])
-        let name: JSONValue = hit.map { .string(displayName($0)) } ?? .null
-        results.append(.object([("point", point), ("strategy", .string(strategy)), ("hit", name)]))
+      for (i, p) in o.points.enumerated() {
+        for (k, kind) in o.strategies.enumerated() {
+          let point = JSONValue.array([jsonNumber(p.x), jsonNumber(p.y)])
+          let hit: JSONValue = answers[k][i].map { .string(names[Int($0.rawValue)]) } ?? .null
+          results.append(.object([("point", point), ("strategy", .string(kind.rawValue)), ("hit", hit)]))
+        }
       }
       Output.out(JSONValue.object([("results", .array(results))]).serialized(indent: 2) + "\n")
     } else {
-      for (p, hit) in rows {
-        Output.out("\(formatNumber(p.x)),\(formatNumber(p.y)) -> \(hit.map(displayName) ?? "nil")\n")
+      for (i, p) in o.points.enumerated() {
+        for (k, kind) in o.strategies.enumerated() {
+          let label = o.strategies.count > 1 ? " [\(kind.rawValue)]" : ""
+          let hit = answers[k][i].map { names[Int($0.rawValue)] } ?? "nil"
+          Output.out("\(formatNumber(p.x)),\(formatNumber(p.y))\(label) -> \(hit)\n")
+        }
       }
     }
   }
 
   /// A JSON number, or the string the scene reader accepts for a non-finite one.
   static func jsonNumber(_ v: Double) -> JSONValue { v.isFinite ? .number(v) : .string(formatNumber(v)) }
-
-  /// A layer's name, or its preorder index for an unnamed layer.
-  static func displayName(_ layer: Layer) -> String {
-    let model = layer.modelLayer ?? layer
-    if let name = model.name { return name }
-    let all = model.rootLayer.subtreeInPreorder
-    return "#\(all.firstIndex { $0 === model } ?? -1)"
-  }
 }

@@ -33,6 +33,8 @@ public final class PresentationFrame {
     public static let hidden = Flags(rawValue: 16)
     /// UIView semantics only: skipped for user interaction or alpha.
     public static let notInteractive = Flags(rawValue: 32)
+    /// The layer's own map into its parent is not invertible (singular or not finite).
+    public static let singular = Flags(rawValue: 64)
   }
 
   /// The semantics the rows were ordered and flagged for.
@@ -74,7 +76,8 @@ public final class PresentationFrame {
 
   private var capacity: Int = 0
 
-  init(semantics: HitTestSemantics) {
+  /// An empty frame (no rows); builders fill their own.
+  public init(semantics: HitTestSemantics) {
     self.semantics = semantics
     layer = .init(start: nil, count: 0)
     parent = .init(start: nil, count: 0)

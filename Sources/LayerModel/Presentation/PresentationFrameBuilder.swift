@@ -237,6 +237,7 @@ public final class PresentationFrameBuilder {
       if semantics.clipsDescent(masksToBounds: masks[m]) { flags.insert(.clips) }
       let h = levelMap[m]
       if !h.isAffine { flags.insert(.projective) }
+      if !levelInvertible[m] { flags.insert(.singular) }
       f.flags[r] = flags
 
       let inv = levelInverse[m]

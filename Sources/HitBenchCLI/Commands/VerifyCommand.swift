@@ -1,0 +1,97 @@
+import HitTesting
+import LayerModel
+import Scenes
+
+/// `hitbench verify`: every strategy against `tree-walk` on random scenes under every preset.
+enum VerifyCommand {
+  static let summary = "Compare every strategy with tree-walk on random hostile scenes; exit 1 on a disagreement."
+
+  struct Options {
+    var scenes = 200
+    var points = 1000
+    var seed: UInt64 = 1
+    var strategies: [StrategyKind] = []
+    var semantics: [HitTestSemantics] = []
+    var layers: ClosedRange<Int> = 1...60
+    var output = "verify-failures"
+  }
+
+  static var parser: ArgumentParser<Options> {
+    var p = ArgumentParser<Options>(command: "verify", summary: summary)
+    p.option(
+      "--scenes", \.scenes, valueName: "N", help: "random scenes (default 200)", expected: "a positive integer",
+      parse: ArgumentValues.positiveInt)
+    p.option(
+      "--points", \.points, valueName: "M", help: "points per scene and preset (default 1000)",
+      expected: "a positive integer", parse: ArgumentValues.positiveInt)
+    p.option(
+      "--seed", \.seed, valueName: "S", help: "seed (default 1)", expected: "an unsigned integer",
+      parse: ArgumentValues.uint64)
+    p.option(
+      "--strategy", \.strategies, valueName: "A,B|all",
+      help: "strategies to check (default all but tree-walk)",
+      expected: "a comma-separated list of \(StrategyKind.allCases.map(\.rawValue).joined(separator: ", ")) or all",
+      parse: StrategyKind.parseList)
+    p.option(
+      "--semantics", \.semantics, valueName: "P", help: "one preset (default all three)",
+      expected: "calayer, calayer-seed or uiview"
+    ) { HitTestSemantics(named: $0).map { [$0] } }
+    p.option(
+      "--layers", \.layers, valueName: "MIN-MAX", help: "layers per scene (default 1-60)",
+      expected: "a range like 1-60 with 1 <= MIN <= MAX <= 100000", parse: ArgumentValues.range)
+    p.option(
+      "--output", \.output, valueName: "DIR", help: "where disagreeing scenes are written (default verify-failures)",
+      expected: "a directory"
+    ) { $0.isEmpty ? nil : $0 }
+    return p
+  }
+
+  static func run(_ args: [String]) throws(CommandError) {
+    var o = Options()
+    _ = try parser.parse(args, into: &o)
+    var v = Verifier()
+    v.scenes = o.scenes
+    v.points = o.points
+    v.seed = o.seed
+    if !o.strategies.isEmpty { v.strategies = o.strategies.filter { $0 != .treeWalk } }
+    if !o.semantics.isEmpty { v.semantics = o.semantics }
+    v.generator = RandomScene(layerCount: o.layers, hostile: true, animatedFraction: 0.3)
+    let progress = Progress(total: o.scenes, label: "verify")
+    let report = v.run { progress.update($0) }
+    progress.finish()
+    Output.out("strategy      preset        comparisons  tolerated  disagreements\n")
+    for key in report.tallies.keys.sorted() {
+      let t = report.tallies[key]!
+      let parts = key.split(separator: " ")
+      Output.out(
+        String(parts[0]).padding(to: 14) + String(parts[1]).padding(to: 14)
+          + String(t.comparisons).leftPadded(11) + String(t.tolerated).leftPadded(11)
+          + String(t.disagreements).leftPadded(15) + "\n")
+    }
+    Output.out(
+      "\(report.comparisons) comparisons, \(report.tolerated) tolerated (within floating-point tolerance of an edge), \(report.disagreementCount) disagreements\n"
+    )
+    guard report.disagreementCount > 0 else { return }
+    try? makeDirectory(o.output)
+    for (i, d) in report.disagreements.enumerated() {
+      let minimal = Verifier.minimize(d)
+      let path = "\(o.output)/disagreement-\(i + 1).json"
+      let all = d.model.subtreeInPreorder
+      let name = { (id: LayerID?) in id.map { all[Int($0.rawValue)].name ?? "#\($0.rawValue)" } ?? "nil" }
+      Output.out(
+        "\(d.strategy.rawValue) under \(d.semantics.name), scene seed \(d.sceneSeed), t=\(d.time), point \(formatNumber(d.point.x)),\(formatNumber(d.point.y)): got \(name(d.answer)), tree-walk \(name(d.expected)); minimal scene: \(path) (\(minimal.subtreeInPreorder.count) layers)\n"
+      )
+      do { try SceneFile.write(minimal, to: path) } catch { Output.err("hitbench: \(error)\n") }
+      Output.out(
+        "  reproduce: hitbench hittest --scene \(path) --time \(d.time) --semantics \(d.semantics.name) --strategy all --point \(d.point.x),\(d.point.y)\n"
+      )
+    }
+    throw .failed("\(report.disagreementCount) disagreements")
+  }
+}
+
+extension String {
+  func leftPadded(_ width: Int) -> String {
+    count >= width ? self : String(repeating: " ", count: width - count) + self
+  }
+}

@@ -1,0 +1,189 @@
+import LayerModel
+
+/// A BVH over a set of prims (frame rows with Float world boxes), the storage every builder
+/// fills and every BVH strategy queries. Arrays are reused across builds: no allocation once
+/// they have grown to the scene's size.
+public struct BVHTree {
+  public var nodes: [BVHNode] = []
+  /// Prim order as the leaves reference it; each leaf's prims in descending row.
+  public var primRow: [Int32] = []
+  public var primBox: [SIMD4<Float>] = []
+  @usableFromInline let stack = ScratchBuffer<Int32>()
+
+  public init() {}
+
+  /// Loads the prims: `rows` with their conservative Float world boxes from `frame`.
+  mutating func load(_ frame: PresentationFrame, hittableOnly: Bool) {
+    primRow.removeAll(keepingCapacity: true)
+    primBox.removeAll(keepingCapacity: true)
+    // Upper bounds for the whole frame: no growth later, whatever becomes hittable.
+    if primRow.capacity < frame.count { primRow.reserveCapacity(frame.count) }
+    if primBox.capacity < frame.count { primBox.reserveCapacity(frame.count) }
+    if nodes.capacity < 2 * frame.count { nodes.reserveCapacity(2 * frame.count) }
+    for r in 0..<frame.count {
+      let hittable = frame.flags[r].contains(.hittable)
+      if hittableOnly && !hittable { continue }
+      primRow.append(Int32(r))
+      primBox.append(hittable ? _worldBox(frame, r) : _emptyBox)
+    }
+  }
+
+  /// After a build: sorts each leaf's prims by descending row and fills `maxPriority` bottom-up
+  /// (children always follow their parent in `nodes`). `hittable` says which prims count.
+  mutating func finish(_ frame: PresentationFrame) {
+    stack.reserve(2 * frame.count + 2)  // the most nodes a tree over this frame can have
+    guard !nodes.isEmpty else { return }
+    primRow.withUnsafeMutableBufferPointer { rows in
+      primBox.withUnsafeMutableBufferPointer { boxes in
+        nodes.withUnsafeMutableBufferPointer { ns in
+          var i = ns.count - 1
+          while i >= 0 {
+            let n = ns[i]
+            if n.isLeaf {
+              let a = Int(n.first)
+              let b = a + Int(n.count)
+              // Insertion sort: leaves hold at most a handful of prims.
+              var k = a + 1
+              while k < b {
+                let r = rows[k]
+                let box = boxes[k]
+                var j = k - 1
+                while j >= a && rows[j] < r {
+                  rows[j + 1] = rows[j]
+                  boxes[j + 1] = boxes[j]
+                  j -= 1
+                }
+                rows[j + 1] = r
+                boxes[j + 1] = box
+                k += 1
+              }
+              var best: Int32 = -1
+              for k in a..<b where frame.flags[Int(rows[k])].contains(.hittable) { best = Swift.max(best, rows[k]) }
+              ns[i].maxPriority = best
+            } else {
+              ns[i].maxPriority = Swift.max(ns[Int(n.first)].maxPriority, ns[Int(n.second)].maxPriority)
+            }
+            i -= 1
+          }
+        }
+      }
+    }
+  }
+
+  /// The SAH cost of the tree relative to its root: sum over nodes of area / root area times
+  /// (1 for an interior node, prim count for a leaf).
+  func sahCost() -> Float {
+    guard !nodes.isEmpty else { return 0 }
+    let rootArea = Swift.max(_halfPerimeter(nodes[0].box), 1e-30)
+    var cost: Float = 0
+    for i in 0..<nodes.count {
+      let n = nodes[i]
+      cost += _halfPerimeter(n.box) / rootArea * (n.isLeaf ? Float(n.count) : 1)
+    }
+    return cost
+  }
+
+  public var memoryFootprint: Int {
+    nodes.capacity * MemoryLayout<BVHNode>.stride + primRow.capacity * 4 + primBox.capacity * 16 + stack.capacity * 4
+  }
+
+  /// Best-first query: children visited in descending `maxPriority`, a node skipped when it
+  /// cannot beat the best row found; leaves test prims in descending row with the exact test.
+  @inlinable
+  public func query<Counter: WorkCounter>(_ f: PresentationFrame, _ p: Point, _ counter: inout Counter) -> LayerID? {
+    guard !nodes.isEmpty else { return nil }
+    let px = Float(p.x)
+    let py = Float(p.y)
+    let s = stack.base
+    var best: Int32 = -1
+    nodes.withUnsafeBufferPointer { ns in
+      primRow.withUnsafeBufferPointer { rows in
+        primBox.withUnsafeBufferPointer { boxes in
+          var sp = 1
+          s[0] = 0
+          while sp > 0 {
+            sp &-= 1
+            let n = ns[Int(s[sp])]
+            if n.maxPriority <= best { continue }
+            counter.tested(1)
+            let b = n.box
+            guard px >= b.x && py >= b.y && px <= b.z && py <= b.w else { continue }
+            if n.isLeaf {
+              var k = Int(n.first)
+              let end = k &+ Int(n.count)
+              while k < end {
+                let r = rows[k]
+                if r <= best { break }
+                let pb = boxes[k]
+                counter.tested(1)
+                if px >= pb.x && py >= pb.y && px <= pb.z && py <= pb.w && f.isCandidate(Int(r), p) {
+                  best = r
+                  break
+                }
+                k &+= 1
+              }
+            } else {
+              let l = n.first
+              let r = n.second
+              // Push the lower-priority child first so the higher one is visited first.
+              if ns[Int(l)].maxPriority > ns[Int(r)].maxPriority {
+                s[sp] = r
+                s[sp &+ 1] = l
+              } else {
+                s[sp] = l
+                s[sp &+ 1] = r
+              }
+              sp &+= 2
+            }
+          }
+        }
+      }
+    }
+    return best >= 0 ? f.layer[Int(best)] : nil
+  }
+}
+
+/// Row r's world box as a conservative Float box (empty when the row's box is empty).
+@inlinable func _worldBox(_ f: PresentationFrame, _ r: Int) -> SIMD4<Float> {
+  guard f.worldMinX[r] <= f.worldMaxX[r], f.worldMinY[r] <= f.worldMaxY[r] else { return _emptyBox }
+  return SIMD4(
+    _floatDown(f.worldMinX[r]), _floatDown(f.worldMinY[r]), _floatUp(f.worldMaxX[r]), _floatUp(f.worldMaxY[r]))
+}
+
+/// A way of building a `BVHTree`'s hierarchy over its loaded prims.
+public protocol BVHBuilder {
+  static var name: String { get }
+  static var summary: String { get }
+  init()
+  /// Builds `tree.nodes` over `tree.primRow` / `tree.primBox`, reordering the prims.
+  mutating func build(_ tree: inout BVHTree)
+}
+
+/// A BVH rebuilt from scratch every frame by `Builder`.
+///
+/// Update: the builder's cost over the hittable rows. Query: O(log n) nodes on spread-out
+/// scenes, pruned by priority. Memory: 32 bytes per node plus 20 per prim.
+public struct BVH<Builder: BVHBuilder>: HitTestStrategy {
+  public static var name: String { Builder.name }
+  public static var summary: String { Builder.summary }
+
+  @usableFromInline var frame = PresentationFrame(semantics: .calayer)
+  @usableFromInline var tree = BVHTree()
+  var builder = Builder()
+
+  public init() {}
+
+  public mutating func update(with frame: PresentationFrame) {
+    self.frame = frame
+    tree.load(frame, hittableOnly: true)
+    builder.build(&tree)
+    tree.finish(frame)
+  }
+
+  public var memoryFootprint: Int { tree.memoryFootprint }
+
+  @inlinable
+  public func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
+    tree.query(frame, p, &counter)
+  }
+}

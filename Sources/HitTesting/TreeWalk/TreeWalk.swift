@@ -1,0 +1,105 @@
+import LayerModel
+
+/// The reference: what Core Animation does. A depth-first descent of the presentation tree from
+/// the root, converting the point one level at a time through each layer's inverse map,
+/// skipping hidden (or, under UIView, non-interactive) subtrees, refusing to descend past a
+/// clipping layer that does not contain the point, asking sublayers top-most first and
+/// answering the first hit. An explicit stack, so a 100,000-deep chain is safe.
+///
+/// Update: O(n) (child links). Query: O(layers visited), one homography per visit; no index.
+public struct TreeWalk: HitTestStrategy {
+  public static let name = "tree-walk"
+  public static let summary =
+    "the reference: Core Animation's recursive descent, one level at a time; no update cost, O(layers) per query"
+
+  @usableFromInline struct _Visit {
+    @usableFromInline var row: Int32
+    @usableFromInline var next: Int32
+    @usableFromInline var q: Point
+
+    @inlinable init(row: Int32, next: Int32, q: Point) {
+      self.row = row
+      self.next = next
+      self.q = q
+    }
+  }
+
+  @usableFromInline var frame = PresentationFrame(semantics: .calayer)
+  /// The top-most sublayer of each row, and each row's next sibling below it (-1: none).
+  @usableFromInline var lastChild: [Int32] = []
+  @usableFromInline var prevSibling: [Int32] = []
+  @usableFromInline let stack = ScratchBuffer<_Visit>()
+
+  public init() {}
+
+  public mutating func update(with frame: PresentationFrame) {
+    self.frame = frame
+    let n = frame.count
+    if lastChild.count != n {
+      lastChild = [Int32](repeating: -1, count: n)
+      prevSibling = [Int32](repeating: -1, count: n)
+    }
+    _linkChildren(frame, &lastChild, &prevSibling)
+    stack.reserve(n + 1)
+  }
+
+  public var memoryFootprint: Int { lastChild.capacity * 8 + stack.capacity * MemoryLayout<_Visit>.stride }
+
+  @inlinable
+  public func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
+    let f = frame
+    guard f.count > 0 else { return nil }
+    let skip =
+      PresentationFrame.Flags.hidden.rawValue | PresentationFrame.Flags.notInteractive.rawValue
+      | PresentationFrame.Flags.singular.rawValue
+    let s = stack.base
+    // Enters row r with the point in its parent's space; false when the subtree is out.
+    @inline(__always) func enter(_ r: Int, _ pp: Point, _ sp: inout Int) {
+      counter.tested(1)
+      let flags = f.flags[r]
+      guard flags.rawValue & skip == 0, let q = f.fromParent[r].apply(pp) else { return }
+      if flags.contains(.clips)
+        && !(q.x >= f.boundsMinX[r] && q.x < f.boundsMaxX[r] && q.y >= f.boundsMinY[r] && q.y < f.boundsMaxY[r])
+      {
+        return
+      }
+      s[sp] = _Visit(row: Int32(r), next: lastChild[r], q: q)
+      sp &+= 1
+    }
+    var sp = 0
+    enter(0, p, &sp)
+    while sp > 0 {
+      let top = s[sp &- 1]
+      if top.next >= 0 {
+        let c = Int(top.next)
+        s[sp &- 1].next = prevSibling[c]
+        enter(c, top.q, &sp)
+        continue
+      }
+      let r = Int(top.row)
+      let q = top.q
+      if q.x >= f.boundsMinX[r] && q.x < f.boundsMaxX[r] && q.y >= f.boundsMinY[r] && q.y < f.boundsMaxY[r] {
+        return f.layer[r]
+      }
+      sp &-= 1
+    }
+    return nil
+  }
+}
+
+/// Fills the top-most-child and next-sibling-below links of a frame's rows: children come in
+/// ascending priority, so the last one seen is the top-most. O(n).
+func _linkChildren(_ f: PresentationFrame, _ lastChild: inout [Int32], _ prevSibling: inout [Int32]) {
+  let n = f.count
+  lastChild.withUnsafeMutableBufferPointer { last in
+    prevSibling.withUnsafeMutableBufferPointer { prev in
+      for r in 0..<n { last[r] = -1 }
+      for r in 1..<max(n, 1) {
+        let p = Int(f.parent[r])
+        prev[r] = last[p]
+        last[p] = Int32(r)
+      }
+      if n > 0 { prev[0] = -1 }
+    }
+  }
+}

@@ -1,0 +1,211 @@
+import LayerModel
+
+/// A uniform grid rebuilt every presentation frame. The grid spans the bounding box of the
+/// hittable rows' finite world boxes, with about one cell per row, square cells (the cell side
+/// is `sqrt(area / rows)`, at most 2048 cells a side). A two-pass counting sort writes every
+/// row into each cell its box overlaps, rows visited in descending priority, so each cell's
+/// list is in descending priority and its first exact hit is the cell's answer. A row that
+/// would span more than `maxCellsPerRow` cells, or has an infinite box, goes to one overflow
+/// list (also descending) that a query checks down to the cell's answer; memory therefore
+/// stays within `maxCellsPerRow` references per row. See docs/strategies.md for why the rule
+/// is sound on every scene kind.
+///
+/// Update: O(n + references). Query: one cell's list plus the overflow rows above its answer.
+public struct UniformGrid: HitTestStrategy {
+  public static let name = "grid"
+  public static let summary =
+    "uniform grid rebuilt per frame by counting sort, big layers in an overflow list: cheap rebuild, O(1) queries"
+
+  /// Rows covering more cells than this go to the overflow list.
+  public static let maxCellsPerRow = 64
+  static let maxCellsPerSide = 2048
+
+  @usableFromInline var frame = PresentationFrame(semantics: .calayer)
+  @usableFromInline var originX = 0.0
+  @usableFromInline var originY = 0.0
+  @usableFromInline var inverseCell = 0.0
+  /// The far corner of the hittable rows' boxes: the grid answers for [origin, limit].
+  @usableFromInline var limitX = 0.0
+  @usableFromInline var limitY = 0.0
+  @usableFromInline var columns = 0
+  @usableFromInline var gridRows = 0
+  /// Cell c's rows are `cellRows[cellStart[c] ..< cellStart[c + 1]]`.
+  @usableFromInline var cellStart: [Int32] = []
+  @usableFromInline var cellRows: [Int32] = []
+  @usableFromInline var overflow: [Int32] = []
+  /// Each row's cell range (x0, y0, x1, y1), or x0 = -1 when the row is not in the grid.
+  var span: [SIMD4<Int32>] = []
+  var candidates: [Int32] = []
+  /// The previous overflow list's buffer, reused while merging.
+  var spill: [Int32] = []
+
+  public init() {}
+
+  /// The cell column of x (clamped): one function for building and querying, so they agree.
+  @inlinable @inline(__always) func _column(_ x: Double) -> Int {
+    let c = (x - originX) * inverseCell
+    return c < 0 ? 0 : (c >= Double(columns) ? columns - 1 : Int(c))
+  }
+
+  @inlinable @inline(__always) func _row(_ y: Double) -> Int {
+    let c = (y - originY) * inverseCell
+    return c < 0 ? 0 : (c >= Double(gridRows) ? gridRows - 1 : Int(c))
+  }
+
+  public mutating func update(with frame: PresentationFrame) {
+    self.frame = frame
+    let n = frame.count
+    candidates.removeAll(keepingCapacity: true)
+    overflow.removeAll(keepingCapacity: true)
+    if candidates.capacity < n {
+      candidates.reserveCapacity(n)
+      overflow.reserveCapacity(n)
+      spill.reserveCapacity(n)
+      span = [SIMD4<Int32>](repeating: .zero, count: n)
+    }
+    var x0 = Double.infinity
+    var y0 = Double.infinity
+    var x1 = -Double.infinity
+    var y1 = -Double.infinity
+    var r = n - 1
+    while r >= 0 {
+      defer { r -= 1 }
+      guard frame.flags[r].contains(.hittable), frame.worldMinX[r] <= frame.worldMaxX[r],
+        frame.worldMinY[r] <= frame.worldMaxY[r]
+      else { continue }
+      let bx0 = frame.worldMinX[r]
+      let by0 = frame.worldMinY[r]
+      let bx1 = frame.worldMaxX[r]
+      let by1 = frame.worldMaxY[r]
+      if !(bx0.isFinite && by0.isFinite && bx1.isFinite && by1.isFinite) {
+        overflow.append(Int32(r))
+        continue
+      }
+      candidates.append(Int32(r))
+      x0 = Swift.min(x0, bx0)
+      y0 = Swift.min(y0, by0)
+      x1 = Swift.max(x1, bx1)
+      y1 = Swift.max(y1, by1)
+    }
+    let count = candidates.count
+    guard count > 0 else {
+      columns = 0
+      gridRows = 0
+      cellStart.removeAll(keepingCapacity: true)
+      cellRows.removeAll(keepingCapacity: true)
+      return
+    }
+    // Cell side: about one cell per row, square cells; a degenerate extent gets one cell.
+    let w = Swift.max(x1 - x0, 0)
+    let h = Swift.max(y1 - y0, 0)
+    var side = (Swift.max(w * h, 0) / Double(count)).squareRoot()
+    if !(side > 0) || !side.isFinite { side = Swift.max(w, h, 1) }
+    side = Swift.max(side, Swift.max(w, h) / Double(Self.maxCellsPerSide))
+    originX = x0
+    originY = y0
+    limitX = x1
+    limitY = y1
+    inverseCell = 1 / side
+    columns = Swift.max(1, Swift.min(Self.maxCellsPerSide, Int((w * inverseCell).rounded(.up))))
+    gridRows = Swift.max(1, Swift.min(Self.maxCellsPerSide, Int((h * inverseCell).rounded(.up))))
+    let cells = columns * gridRows
+    // Buffers only grow (with headroom), so a moving scene stops allocating once warmed up.
+    if cellStart.count < cells + 1 { cellStart = [Int32](repeating: 0, count: (cells + 1) * 3 / 2) }
+    if span.count < count { span = [SIMD4<Int32>](repeating: .zero, count: count) }
+    // Pass 1: count references per cell (and pick out the rows that overflow).
+    for c in 0..<(cells + 1) { cellStart[c] = 0 }
+    for k in 0..<count {
+      let r = Int(candidates[k])
+      let cx0 = _column(frame.worldMinX[r])
+      let cx1 = _column(frame.worldMaxX[r])
+      let cy0 = _row(frame.worldMinY[r])
+      let cy1 = _row(frame.worldMaxY[r])
+      if (cx1 - cx0 + 1) * (cy1 - cy0 + 1) > Self.maxCellsPerRow {
+        span[k] = SIMD4(-1, 0, 0, 0)
+        continue
+      }
+      span[k] = SIMD4(Int32(cx0), Int32(cy0), Int32(cx1), Int32(cy1))
+      for cy in cy0..<(cy1 + 1) {
+        for cx in cx0..<(cx1 + 1) { cellStart[cy * columns + cx + 1] += 1 }
+      }
+    }
+    for c in 0..<cells { cellStart[c + 1] += cellStart[c] }
+    let references = Int(cellStart[cells])
+    if cellRows.count < references { cellRows = [Int32](repeating: 0, count: references * 3 / 2) }
+    // Pass 2: fill, rows in descending priority, advancing each cell's start; overflow rows
+    // merge (descending) into the overflow list, which already holds the infinite boxes.
+    swap(&spill, &overflow)
+    overflow.removeAll(keepingCapacity: true)
+    var oi = 0
+    for k in 0..<count {
+      let sp = span[k]
+      let row = candidates[k]
+      if sp.x < 0 {
+        while oi < spill.count && spill[oi] > row {
+          overflow.append(spill[oi])
+          oi += 1
+        }
+        overflow.append(row)
+        continue
+      }
+      for cy in Int(sp.y)..<Int(sp.w + 1) {
+        for cx in Int(sp.x)..<Int(sp.z + 1) {
+          let c = cy * columns + cx
+          cellRows[Int(cellStart[c])] = row
+          cellStart[c] += 1
+        }
+      }
+    }
+    while oi < spill.count {
+      overflow.append(spill[oi])
+      oi += 1
+    }
+    // Each start has advanced to its cell's end: shift back by one cell.
+    var c = cells
+    while c > 0 {
+      cellStart[c] = cellStart[c - 1]
+      c -= 1
+    }
+    cellStart[0] = 0
+  }
+
+  public var memoryFootprint: Int {
+    (cellStart.capacity + cellRows.capacity + overflow.capacity + candidates.capacity) * 4 + span.capacity * 16
+  }
+
+  @inlinable
+  public func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
+    let f = frame
+    var best: Int32 = -1
+    if columns > 0, p.x >= originX, p.y >= originY, p.x <= limitX, p.y <= limitY {
+      let c = _row(p.y) * columns + _column(p.x)
+      var k = Int(cellStart[c])
+      let end = Int(cellStart[c + 1])
+      while k < end {
+        let r = Int(cellRows[k])
+        counter.tested(1)
+        if p.x >= f.worldMinX[r] && p.x <= f.worldMaxX[r] && p.y >= f.worldMinY[r] && p.y <= f.worldMaxY[r]
+          && f.isCandidate(r, p)
+        {
+          best = Int32(r)
+          break
+        }
+        k &+= 1
+      }
+    }
+    var o = 0
+    while o < overflow.count {
+      let r = overflow[o]
+      o &+= 1
+      if r <= best { break }
+      counter.tested(1)
+      if p.x >= f.worldMinX[Int(r)] && p.x <= f.worldMaxX[Int(r)] && p.y >= f.worldMinY[Int(r)]
+        && p.y <= f.worldMaxY[Int(r)] && f.isCandidate(Int(r), p)
+      {
+        best = r
+        break
+      }
+    }
+    return best >= 0 ? f.layer[Int(best)] : nil
+  }
+}

@@ -1,0 +1,55 @@
+import LayerModel
+
+/// How a strategy's answer compares with the reference's at one point.
+public enum AnswerComparison: Sendable, Equatable {
+  case agree
+  /// Different, but the point is provably within floating-point tolerance of a decision
+  /// boundary of one of the two answers' rows (or a witness within a tiny offset exists).
+  case tolerated
+  case disagree
+
+  /// Compares `answer` with `expected` (the tree walk's answer at `p` on `frame`).
+  public static func compare(
+    _ answer: LayerID?, _ expected: LayerID?, at p: Point, frame: PresentationFrame, reference: TreeWalk
+  ) -> AnswerComparison {
+    if answer == expected { return .agree }
+    for id in [answer, expected] {
+      if let id, let row = frame.row(of: id), frame.isNearDecisionBoundary(row: row, p) { return .tolerated }
+    }
+    // A witness: the reference itself gives `answer` within a relative 1e-15 ... 1e-7 of p.
+    var scale = 1e-15
+    while scale <= 1.5e-7 {
+      let d = scale * (1 + abs(p.x) + abs(p.y))
+      for dx in [-d, 0, d] {
+        for dy in [-d, 0, d] where reference.hitTest(Point(x: p.x + dx, y: p.y + dy)) == answer {
+          return .tolerated
+        }
+      }
+      scale *= 100
+    }
+    return .disagree
+  }
+}
+
+/// Runs one strategy type over a frame and a list of points (the generic half of the verifier).
+struct _AnswerAll: StrategyVisitor {
+  let frame: PresentationFrame
+  let points: [Point]
+
+  func visit<S: HitTestStrategy>(_ type: S.Type) -> [LayerID?] {
+    var s = S()
+    s.update(with: frame)
+    var out = [LayerID?](repeating: nil, count: points.count)
+    points.withUnsafeBufferPointer { ps in
+      out.withUnsafeMutableBufferPointer { rs in QueryLoop.answer(s, ps, into: rs) }
+    }
+    return out
+  }
+}
+
+extension StrategyKind {
+  /// This strategy's answers for `points` on `frame` (a fresh instance, updated once).
+  public func answers(_ frame: PresentationFrame, _ points: [Point]) -> [LayerID?] {
+    dispatch(_AnswerAll(frame: frame, points: points))
+  }
+}
