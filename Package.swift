@@ -46,6 +46,7 @@ let package = Package(
     .executableTarget(name: "hitbench", dependencies: ["HitBenchCLI"]),
     .testTarget(name: "LayerModelTests", dependencies: ["LayerModel", "Scenes", "BenchKit"]),
     .testTarget(name: "HitTestingTests", dependencies: ["HitTesting", "Scenes", "BenchKit"]),
+    .testTarget(name: "BenchKitTests", dependencies: ["BenchKit", "HitTesting", "Scenes", "LayerModel"]),
     .testTarget(name: "CLITests", dependencies: ["HitBenchCLI"]),
   ]
 )

@@ -16,6 +16,16 @@ public enum HitBenchCLI {
     Command(
       name: "hittest", summary: HittestCommand.summary, help: { HittestCommand.parser.help }, run: HittestCommand.run),
     Command(
+      name: "generate", summary: GenerateCommand.summary, help: { GenerateCommand.parser.help },
+      run: GenerateCommand.run),
+    Command(
+      name: "export", summary: ExportCommand.summary, help: { ExportCommand.parser.help }, run: ExportCommand.run),
+    Command(
+      name: "compare", summary: CompareCommand.summary, help: { CompareCommand.parser.help }, run: CompareCommand.run),
+    Command(
+      name: "profile", summary: ProfileCommand.summary, help: { ProfileCommand.parser.help }, run: ProfileCommand.run),
+    Command(name: "run", summary: RunCommand.summary, help: { RunCommand.parser.help }, run: RunCommand.run),
+    Command(
       name: "list", summary: ListCommand.summary, help: { ListCommand.summary + "\n\nusage: hitbench list\n" },
       run: ListCommand.run),
     Command(

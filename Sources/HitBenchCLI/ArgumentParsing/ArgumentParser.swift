@@ -45,6 +45,24 @@ public struct ArgumentParser<Options> {
       })
   }
 
+  /// An option that sets an optional field (nil until given). A separate label from `option`,
+  /// so a parse failure (nil) can never be mistaken for a valid `.some(nil)`.
+  public mutating func option<T>(
+    _ name: String, optional keyPath: WritableKeyPath<Options, T?>, valueName: String, help: String,
+    expected: String, parse: @escaping (String) -> T?
+  ) {
+    let command = command
+    specs.append(
+      Spec(name: name, valueName: valueName, help: help) {
+        (options: inout Options, value: String) throws(CommandError) in
+        guard let v = parse(value) else {
+          throw CommandError.usage(
+            command: command, message: "invalid value '\(value)' for \(name): expected \(expected)")
+        }
+        options[keyPath: keyPath] = v
+      })
+  }
+
   /// A repeatable option that appends each value.
   public mutating func repeatedOption<T>(
     _ name: String, _ keyPath: WritableKeyPath<Options, [T]>, valueName: String, help: String, expected: String,

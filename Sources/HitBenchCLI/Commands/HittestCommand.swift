@@ -18,7 +18,7 @@ enum HittestCommand {
   static var parser: ArgumentParser<Options> {
     var p = ArgumentParser<Options>(command: "hittest", summary: summary)
     p.option(
-      "--scene", \.scene, valueName: "FILE", help: "the scene file (JSON, see docs/scene-format.md)",
+      "--scene", optional: \.scene, valueName: "FILE", help: "the scene file (JSON, see docs/scene-format.md)",
       expected: "a file path"
     ) { $0 }
     p.repeatedOption(

@@ -6,6 +6,11 @@ extension Layer {
     _animations.append((key, animation.copy()))
   }
 
+  /// Adds without copying, for generators that made `animation` for this layer alone.
+  public func _addUncopied(_ animation: Animation, forKey key: String) {
+    _animations.append((key, animation))
+  }
+
   public func removeAnimation(forKey key: String) {
     _animations.removeAll { $0.key == key }
   }

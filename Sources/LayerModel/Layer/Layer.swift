@@ -112,8 +112,9 @@ public final class Layer {
     return copy
   }
 
-  /// Appends without the ancestor checks, for builders that own both layers.
-  func _appendSublayerUnchecked(_ layer: Layer) {
+  /// Appends without the ancestor checks, for builders that own both layers and know `layer`
+  /// is a fresh root (generators building a million layers).
+  public func _appendSublayerUnchecked(_ layer: Layer) {
     sublayers.append(layer)
     layer.superlayer = self
   }

@@ -153,6 +153,14 @@ public final class PresentationFrame {
       * (MemoryLayout<LayerID>.stride + 3 * 4 + 1 + 8 * 8 + 3 * MemoryLayout<Homography>.stride)
   }
 
+  /// The row of a layer: O(1) when rows are in model order (no zPosition reordering), else a
+  /// linear search (tools and floors only, never a timed path).
+  public func row(ofFast id: LayerID) -> Int32? {
+    let i = Int(id.rawValue)
+    if i < count && layer[i] == id { return Int32(i) }
+    return row(of: id).map { Int32($0) }
+  }
+
   /// The row of a layer, by linear search (tests and tools only).
   public func row(of id: LayerID) -> Int? {
     (0..<count).first { layer[$0] == id }

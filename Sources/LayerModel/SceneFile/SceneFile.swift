@@ -74,7 +74,8 @@ public enum SceneFile {
     }
   }
 
-  static func _readBytes(_ path: String) -> [UInt8]? {
+  /// A whole file, or nil when it cannot be read.
+  public static func _readBytes(_ path: String) -> [UInt8]? {
     guard let f = fopen(path, "rb") else { return nil }
     defer { fclose(f) }
     var out: [UInt8] = []

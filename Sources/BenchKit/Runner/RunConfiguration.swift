@@ -1,0 +1,51 @@
+import HitTesting
+import LayerModel
+import Scenes
+
+/// Where a run's scene comes from.
+public enum SceneSource: Sendable, Equatable {
+  case generated(SceneKind)
+  case file(String)
+
+  public var name: String {
+    switch self {
+    case .generated(let k): k.rawValue
+    case .file(let path): path
+    }
+  }
+}
+
+/// One benchmark configuration: a scene, the strategies, the per-frame query counts and
+/// workload, how many frames at which rate, and whether answers are verified.
+public struct RunConfiguration: Sendable {
+  public var scene: SceneSource = .generated(.app)
+  public var layers = 10_000
+  public var animatedFraction = 1.0
+  public var strategies: [StrategyKind] = StrategyKind.allCases
+  public var queries: [Int] = [100]
+  public var workload: Workload = .uniform
+  public var frames = 60
+  public var warmup = 10
+  public var fps = 120.0
+  public var seed: UInt64 = 1
+  public var semantics = HitTestSemantics.calayer
+  public var verify = false
+  /// Hit-test the model tree instead of the presentation tree (the first article's mistake).
+  public var modelTree = false
+
+  public init() {}
+
+  public init(
+    scene: SceneSource, layers: Int, animatedFraction: Double = 1, strategies: [StrategyKind] = StrategyKind.allCases,
+    queries: [Int], workload: Workload = .uniform, frames: Int = 60, warmup: Int = 10
+  ) {
+    self.scene = scene
+    self.layers = layers
+    self.animatedFraction = animatedFraction
+    self.strategies = strategies
+    self.queries = queries
+    self.workload = workload
+    self.frames = frames
+    self.warmup = warmup
+  }
+}

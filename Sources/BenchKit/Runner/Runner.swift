@@ -1,0 +1,154 @@
+import HitTesting
+import LayerModel
+import Scenes
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Runs configurations: builds the scene once, computes every frame's time and points once
+/// (the same for every strategy), then runs each strategy through `FrameLoop`, recording
+/// phase timings, allocations per frame (jemalloc, around the timed phases only) and, with
+/// `verify`, every answer against tree-walk (outside the timed regions).
+public enum Runner {
+  /// Why a run could not start.
+  public struct Failure: Error, CustomStringConvertible {
+    public var description: String
+  }
+
+  /// The model tree of a configuration's scene.
+  public static func scene(_ c: RunConfiguration) throws(Failure) -> Layer {
+    switch c.scene {
+    case .generated(let kind):
+      guard SceneGenerator.layerRange.contains(c.layers) else {
+        throw Failure(description: "--layers must be within \(SceneGenerator.layerRange), got \(c.layers)")
+      }
+      return SceneGenerator(kind: kind, layers: c.layers, animatedFraction: c.animatedFraction, seed: c.seed).make()
+    case .file(let path):
+      do { return try SceneFile.read(path: path) } catch { throw Failure(description: error.description) }
+    }
+  }
+
+  /// Every frame's clock time: warm-up frames first, 1/fps apart from t = 0.
+  public static func times(_ c: RunConfiguration) -> [Double] {
+    (0..<(c.warmup + c.frames)).map { Double($0) / c.fps }
+  }
+
+  /// Every frame's points for `queries` per frame.
+  public static func points(_ c: RunConfiguration, model: Layer, builder: PresentationFrameBuilder, queries: Int)
+    -> [Point]
+  {
+    let ts = times(c)
+    let area = model.frame.isNull ? model.bounds : model.frame
+    let gen = WorkloadGenerator(c.workload, area: area, seed: c.seed)
+    var out = [Point](repeating: .zero, count: ts.count * queries)
+    var reference = UniformGrid()
+    out.withUnsafeMutableBufferPointer { all in
+      for (f, t) in ts.enumerated() {
+        let slice = UnsafeMutableBufferPointer(rebasing: all[(f * queries)..<(f * queries + queries)])
+        if c.workload == .miss {
+          reference.update(with: builder.build(at: t, animated: !c.modelTree))
+          gen.fill(slice, frame: f, time: t) { p in
+            let h = reference.hitTest(p)
+            return h == nil || h == LayerID(0)
+          }
+        } else {
+          gen.fill(slice, frame: f, time: t)
+        }
+      }
+    }
+    return out
+  }
+
+  /// Runs one configuration over every strategy and query count.
+  public static func run(_ c: RunConfiguration, model: Layer, progress: ((String) -> Void)? = nil) -> [Measurement] {
+    let builder = PresentationFrameBuilder(root: model, semantics: c.semantics)
+    let ts = times(c)
+    var out: [Measurement] = []
+    for q in c.queries {
+      let pts = points(c, model: model, builder: builder, queries: q)
+      var loop = FrameLoop(builder: builder, times: ts, points: pts, queries: q)
+      loop.animated = !c.modelTree
+      let floors = Floors.measure(loop: loop, warmup: c.warmup)
+      for kind in c.strategies {
+        progress?("\(kind.rawValue) Q=\(q)")
+        let recorder = _Recorder(frames: ts.count, warmup: c.warmup, verify: c.verify)
+        let outcome = loop.run(kind, hooks: recorder)
+        out.append(
+          recorder.measurement(
+            c, kind: kind, queries: q, layers: builder.layers.count, outcome: outcome, floors: floors))
+      }
+    }
+    return out
+  }
+}
+
+/// Collects per-frame records for one strategy run.
+final class _Recorder: FrameLoopHooks {
+  let warmup: Int
+  let verify: Bool
+  var timings: [FrameTiming]
+  var allocations: [UInt64]
+  var bytes: [UInt64]
+  var before = AllocationCounter.Reading(allocations: 0, bytes: 0)
+  var verified = 0
+  var disagreements = 0
+  var reference = TreeWalk()
+
+  init(frames: Int, warmup: Int, verify: Bool) {
+    self.warmup = warmup
+    self.verify = verify
+    timings = []
+    allocations = []
+    bytes = []
+    timings.reserveCapacity(frames)
+    allocations.reserveCapacity(frames)
+    bytes.reserveCapacity(frames)
+  }
+
+  func frameWillStart(_ index: Int) {
+    before = AllocationCounter.read()
+  }
+
+  func frameDidEnd(
+    _ index: Int, timing: FrameTiming, frame: PresentationFrame, points: UnsafeBufferPointer<Point>,
+    answers: UnsafeBufferPointer<LayerID?>
+  ) {
+    let used = AllocationCounter.read() - before
+    timings.append(timing)
+    allocations.append(used.allocations)
+    bytes.append(used.bytes)
+    guard verify else { return }
+    reference.update(with: frame)
+    for i in 0..<points.count {
+      verified += 1
+      let expected = reference.hitTest(points[i])
+      if AnswerComparison.compare(answers[i], expected, at: points[i], frame: frame, reference: reference) == .disagree
+      {
+        disagreements += 1
+      }
+    }
+  }
+
+  func measurement(
+    _ c: RunConfiguration, kind: StrategyKind, queries: Int, layers: Int, outcome: FrameLoop.Outcome, floors: Floors
+  ) -> Measurement {
+    let measured = Array(timings.dropFirst(warmup))
+    let pres = Summary(measured.map { Double($0.presentationNs) })
+    let upd = Summary(measured.map { Double($0.updateNs) })
+    let qs = Summary(measured.map { Double($0.queriesNs) })
+    let frame = Summary(measured.map { Double($0.updateNs + $0.queriesNs) })
+    let allocs = allocations.dropFirst(warmup)
+    let byts = bytes.dropFirst(warmup)
+    let n = Double(Swift.max(allocs.count, 1))
+    return Measurement(
+      strategy: kind.rawValue, scene: c.scene.name, layers: layers, animatedFraction: c.animatedFraction,
+      queriesPerFrame: queries, workload: c.workload.rawValue, semantics: c.semantics.name, frames: measured.count,
+      presentationNs: pres, updateNs: upd, queriesNs: qs, frameNs: frame,
+      nsPerQuery: queries > 0 ? qs.median / Double(queries) : 0,
+      allocationsPerFrame: Double(allocs.reduce(0, +)) / n, bytesAllocatedPerFrame: Double(byts.reduce(0, +)) / n,
+      peakResidentBytes: ResourceUsage.peakResidentBytes, indexBytes: outcome.indexBytes,
+      testedPerQuery: outcome.testedPerQuery, verifiedAnswers: verified, disagreements: disagreements,
+      queryFloorNs: floors.queryNs, updateFloorNs: floors.updateNs)
+  }
+}

@@ -1,0 +1,53 @@
+/// Order statistics of one phase over the measured frames, in nanoseconds: min, median, p90,
+/// p99 (linear interpolation between closest ranks, numpy's default) and the median absolute
+/// deviation from the median. O(n log n) to compute, once per result.
+public struct Summary: Sendable, Equatable {
+  public var min: Double
+  public var median: Double
+  public var p90: Double
+  public var p99: Double
+  public var mad: Double
+
+  public init(min: Double, median: Double, p90: Double, p99: Double, mad: Double) {
+    self.min = min
+    self.median = median
+    self.p90 = p90
+    self.p99 = p99
+    self.mad = mad
+  }
+
+  public static let zero = Summary(min: 0, median: 0, p90: 0, p99: 0, mad: 0)
+
+  /// The summary of `samples` (zero for none).
+  public init(_ samples: [Double]) {
+    guard !samples.isEmpty else {
+      self = .zero
+      return
+    }
+    let s = samples.sorted()
+    let m = Self.percentile(s, 0.5)
+    self.min = s[0]
+    self.median = m
+    self.p90 = Self.percentile(s, 0.9)
+    self.p99 = Self.percentile(s, 0.99)
+    self.mad = Self.percentile(s.map { abs($0 - m) }.sorted(), 0.5)
+  }
+
+  /// The q-quantile of sorted values, interpolating linearly between ranks.
+  public static func percentile(_ sorted: [Double], _ q: Double) -> Double {
+    guard !sorted.isEmpty else { return 0 }
+    let h = Double(sorted.count - 1) * q
+    let lo = Int(h.rounded(.down))
+    let hi = Swift.min(lo + 1, sorted.count - 1)
+    return sorted[lo] + (h - Double(lo)) * (sorted[hi] - sorted[lo])
+  }
+
+  /// Too spread to trust: the MAD is more than 10% of the median, or p90 is more than twice
+  /// the median (a noisy neighbour, frequency changes, or a bimodal phase).
+  public var isNoisy: Bool { median > 0 && (mad > 0.1 * median || p90 > 2 * median) }
+
+  /// Each statistic divided by `k` (per-query costs).
+  public func divided(by k: Double) -> Summary {
+    Summary(min: min / k, median: median / k, p90: p90 / k, p99: p99 / k, mad: mad / k)
+  }
+}

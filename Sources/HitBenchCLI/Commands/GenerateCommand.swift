@@ -1,0 +1,50 @@
+import LayerModel
+import Scenes
+
+/// `hitbench generate KIND --layers N [--animated F] [--seed S] -o FILE`.
+enum GenerateCommand {
+  static let summary = "Write a synthetic scene (particles, app, cards, deep, wide, clipped, carousel) to a file."
+
+  struct Options {
+    var layers = 1000
+    var animated = 1.0
+    var seed: UInt64 = 1
+    var output: String?
+  }
+
+  static var parser: ArgumentParser<Options> {
+    var p = ArgumentParser<Options>(command: "generate", summary: summary)
+    p.positionalNames = ["KIND"]
+    p.requiredPositionals = 1
+    p.option(
+      "--layers", \.layers, valueName: "N", help: "layers, 10 to 1,000,000 (default 1000)",
+      expected: "an integer from 10 to 1000000"
+    ) { s in Int(s).flatMap { SceneGenerator.layerRange.contains($0) ? $0 : nil } }
+    p.option(
+      "--animated", \.animated, valueName: "F", help: "fraction of layers animated (default 1)",
+      expected: "a number from 0 to 1"
+    ) { s in ArgumentValues.finite(s).flatMap { (0...1).contains($0) ? $0 : nil } }
+    p.option(
+      "--seed", \.seed, valueName: "S", help: "seed (default 1)", expected: "an unsigned integer",
+      parse: ArgumentValues.uint64)
+    p.option("-o", optional: \.output, valueName: "FILE", help: "the scene file to write", expected: "a file path") {
+      $0.isEmpty ? nil : $0
+    }
+    return p
+  }
+
+  static func run(_ args: [String]) throws(CommandError) {
+    var o = Options()
+    let positional = try parser.parse(args, into: &o)
+    guard let kind = SceneKind(rawValue: positional[0]) else {
+      throw .usage(
+        command: "generate",
+        message:
+          "unknown scene kind '\(positional[0])' (valid: \(SceneKind.allCases.map(\.rawValue).joined(separator: ", ")))"
+      )
+    }
+    guard let path = o.output else { throw .usage(command: "generate", message: "missing -o FILE") }
+    let scene = SceneGenerator(kind: kind, layers: o.layers, animatedFraction: o.animated, seed: o.seed).make()
+    do { try SceneFile.write(scene, to: path) } catch { throw .data(error.description) }
+  }
+}

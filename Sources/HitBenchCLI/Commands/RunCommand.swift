@@ -1,0 +1,136 @@
+import BenchKit
+import BenchmarkSuites
+import HitTesting
+import LayerModel
+import Scenes
+
+/// `hitbench run`: strategies compared frame by frame on a scene, or a named suite.
+enum RunCommand {
+  static let summary = "Benchmark strategies frame by frame on a scene (or a suite) and report statistics."
+
+  struct Options {
+    var config = RunConfiguration()
+    var suite: String?
+    var format = ReportFormat.table
+    var output: String?
+    var sceneGiven = false
+  }
+
+  static var parser: ArgumentParser<Options> {
+    var p = ArgumentParser<Options>(command: "run", summary: summary)
+    let kinds = SceneKind.allCases.map(\.rawValue).joined(separator: ", ")
+    p.option(
+      "--scene", \.config.scene, valueName: "KIND|FILE", help: "a scene kind (\(kinds)) or a scene file (default app)",
+      expected: "one of \(kinds), or a path to a .json scene file"
+    ) { s in
+      if let k = SceneKind(rawValue: s) { return .generated(k) }
+      return s.hasSuffix(".json") ? .file(s) : nil
+    }
+    p.option(
+      "--layers", \.config.layers, valueName: "N",
+      help: "layers in a generated scene, 10 to 1,000,000 (default 10,000)",
+      expected: "an integer from 10 to 1000000"
+    ) { s in Int(s).flatMap { SceneGenerator.layerRange.contains($0) ? $0 : nil } }
+    p.option(
+      "--animated", \.config.animatedFraction, valueName: "F", help: "fraction of layers animated, 0 to 1 (default 1)",
+      expected: "a number from 0 to 1"
+    ) { s in ArgumentValues.finite(s).flatMap { (0...1).contains($0) ? $0 : nil } }
+    p.option(
+      "--strategy", \.config.strategies, valueName: "A,B|all", help: "strategies (default all)",
+      expected: "a comma-separated list of \(StrategyKind.allCases.map(\.rawValue).joined(separator: ", ")) or all",
+      parse: StrategyKind.parseList)
+    p.option(
+      "--queries", \.config.queries, valueName: "Q[,Q...]", help: "queries per frame (default 100)",
+      expected: "comma-separated integers from 1 to 1000000"
+    ) { s in
+      let qs = s.split(separator: ",").map { Int($0) }
+      guard !qs.isEmpty, qs.allSatisfy({ $0 != nil && $0! >= 1 && $0! <= 1_000_000 }) else { return nil }
+      return qs.map { $0! }
+    }
+    p.option(
+      "--workload", \.config.workload, valueName: "W",
+      help: "uniform (default), touch, hover, hotspot or miss",
+      expected: "one of \(Workload.allCases.map(\.rawValue).joined(separator: ", "))"
+    ) { Workload(rawValue: $0) }
+    p.option(
+      "--frames", \.config.frames, valueName: "F", help: "measured frames (default 60)",
+      expected: "an integer from 1 to 100000"
+    ) { s in Int(s).flatMap { (1...100_000).contains($0) ? $0 : nil } }
+    p.option(
+      "--warmup", \.config.warmup, valueName: "W", help: "warm-up frames, not counted (default 10)",
+      expected: "an integer from 0 to 100000"
+    ) { s in Int(s).flatMap { (0...100_000).contains($0) ? $0 : nil } }
+    p.option(
+      "--fps", \.config.fps, valueName: "FPS", help: "frame rate: the clock advances 1/FPS a frame (default 120)",
+      expected: "a number from 1 to 1000"
+    ) { s in ArgumentValues.finite(s).flatMap { (1...1000).contains($0) ? $0 : nil } }
+    p.option(
+      "--seed", \.config.seed, valueName: "S", help: "seed for scenes and points (default 1)",
+      expected: "an unsigned integer", parse: ArgumentValues.uint64)
+    p.option(
+      "--semantics", \.config.semantics, valueName: "P", help: "calayer (default), calayer-seed or uiview",
+      expected: "calayer, calayer-seed or uiview"
+    ) { HitTestSemantics(named: $0) }
+    p.flag("--verify", \.config.verify, help: "check every answer against tree-walk (untimed); fail on a disagreement")
+    p.option(
+      "--format", \.format, valueName: "FORMAT", help: "table (default), json, csv or markdown",
+      expected: "table, json, csv or markdown"
+    ) { ReportFormat(rawValue: $0) }
+    p.option(
+      "--output", optional: \.output, valueName: "FILE", help: "write the report here (atomically) instead of stdout",
+      expected: "a file path"
+    ) { $0.isEmpty ? nil : $0 }
+    p.option(
+      "--suite", optional: \.suite, valueName: "NAME",
+      help: "run a suite from Benchmarks/: \(allSuites.map(\.name).joined(separator: ", "))",
+      expected: "one of \(allSuites.map(\.name).joined(separator: ", "))"
+    ) { name in allSuites.contains { $0.name == name } ? name : nil }
+    return p
+  }
+
+  static func run(_ args: [String]) throws(CommandError) {
+    var o = Options()
+    _ = try parser.parse(args, into: &o)
+    var configs = [o.config]
+    if let name = o.suite {
+      let explicit = Set(args.map { String($0.split(separator: "=")[0]) })
+      for flag in ["--scene", "--layers", "--animated", "--queries", "--workload"] where explicit.contains(flag) {
+        throw .usage(command: "run", message: "\(flag) cannot be combined with --suite (the suite fixes it)")
+      }
+      let suite = allSuites.first { $0.name == name }!
+      configs = suite.configurations.map { c in
+        var c = c
+        if explicit.contains("--strategy") { c.strategies = o.config.strategies }
+        if explicit.contains("--frames") { c.frames = o.config.frames }
+        if explicit.contains("--warmup") { c.warmup = o.config.warmup }
+        if explicit.contains("--fps") { c.fps = o.config.fps }
+        if explicit.contains("--semantics") { c.semantics = o.config.semantics }
+        c.seed = o.config.seed
+        c.verify = o.config.verify
+        return c
+      }
+    }
+    let progress = Progress(total: configs.count, label: "run")
+    var results: [Measurement] = []
+    for (i, c) in configs.enumerated() {
+      let model: Layer
+      do { model = try Runner.scene(c) } catch {
+        if case .file = c.scene { throw .data(error.description) }
+        throw .usage(command: "run", message: error.description)
+      }
+      progress.update(i)
+      results += Runner.run(c, model: model) { _ in progress.update(i) }
+    }
+    progress.finish()
+    let command = "hitbench " + args.joined(separator: " ")
+    let report = RunReport(meta: .current(seed: o.config.seed, command: command), results: results)
+    let text = report.render(o.format)
+    if let path = o.output {
+      do { try SceneFile.writeText(text, to: path) } catch { throw .data(error.description) }
+    } else {
+      Output.out(text)
+    }
+    let bad = results.reduce(0) { $0 + $1.disagreements }
+    if bad > 0 { throw .failed("\(bad) answers disagree with tree-walk (--verify)") }
+  }
+}

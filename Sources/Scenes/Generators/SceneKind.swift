@@ -1,0 +1,133 @@
+import LayerModel
+
+/// The synthetic scene kinds, each standing for a real situation (docs/scenes.md).
+public enum SceneKind: String, CaseIterable, Sendable {
+  /// A flat field of small layers on keyframe paths, autoreversing and repeating: the first
+  /// seed article at scale (confetti, particles, many moving badges).
+  case particles
+  /// A realistic app screen: window, navigation and tab bars, nested scroll views with
+  /// masksToBounds, table and collection cells with labels, icons and buttons, content
+  /// scrolling, cells springing in; depth 8 to 15.
+  case app
+  /// Overlapping rotated and scaled cards whose zPosition animates, so sibling order changes.
+  case cards
+  /// Long chains and narrow trees (depth up to 100,000): deep view hierarchies, nested wrappers.
+  case deep
+  /// One parent with N children: a huge flat list, a map with many pins.
+  case wide
+  /// Nested masking containers with content overflowing them: scroll views in scroll views.
+  case clipped
+  /// A 3D carousel: perspective on the container, items rotating about y.
+  case carousel
+
+  /// One line on what it stands for.
+  public var summary: String {
+    switch self {
+    case .particles: "flat field of small layers on keyframe paths (the first seed article at scale)"
+    case .app: "app screen: bars, nested clipping scroll views, cells with labels/icons/buttons, scrolling, springs"
+    case .cards: "overlapping rotated, scaled cards with animated zPosition (sibling order changes)"
+    case .deep: "long chains and narrow trees, depth up to 100,000"
+    case .wide: "one parent with N children"
+    case .clipped: "nested masking containers with overflowing content"
+    case .carousel: "3D carousel: perspective, items rotating about y"
+    }
+  }
+}
+
+/// Builds synthetic scenes, deterministic from the seed. `animatedFraction` is the share of
+/// layers that get a running animation of their own (scrolling containers move their whole
+/// content besides). O(layers).
+public struct SceneGenerator {
+  public var kind: SceneKind
+  public var layers: Int
+  public var animatedFraction: Double
+  public var seed: UInt64
+
+  /// The sizes a generator accepts.
+  public static let layerRange = 10...1_000_000
+
+  public init(kind: SceneKind, layers: Int, animatedFraction: Double = 1, seed: UInt64 = 1) {
+    self.kind = kind
+    self.layers = layers
+    self.animatedFraction = animatedFraction
+    self.seed = seed
+  }
+
+  public func make() -> Layer {
+    var g = _Builder(target: layers, animatedFraction: animatedFraction, seed: seed)
+    switch kind {
+    case .particles: g.particles()
+    case .app: g.app()
+    case .cards: g.cards()
+    case .deep: g.deep()
+    case .wide: g.wide()
+    case .clipped: g.clipped()
+    case .carousel: g.carousel()
+    }
+    // Generators add small groups (a cell and its labels); trim trailing leaves to exactly N.
+    var extra = g.count - layers
+    if extra > 0 {
+      for l in g.root.subtreeInPreorder.reversed() where extra > 0 && l.sublayers.isEmpty && l !== g.root {
+        l.removeFromSuperlayer()
+        extra -= 1
+      }
+    }
+    return g.root
+  }
+}
+
+/// Shared machinery: a layer budget, the root screen, and animation helpers.
+struct _Builder {
+  let target: Int
+  let animatedFraction: Double
+  var rng: SplitMix64
+  var count = 1
+  let root: Layer
+  let width: Double
+  let height: Double
+
+  init(target: Int, animatedFraction: Double, seed: UInt64, width: Double = 1024, height: Double = 768) {
+    self.target = max(target, 1)
+    self.animatedFraction = animatedFraction
+    self.rng = SplitMix64(seed: seed)
+    self.width = width
+    self.height = height
+    root = Layer(
+      name: "root", bounds: Rect(x: 0, y: 0, width: width, height: height), position: Point(width / 2, height / 2))
+  }
+
+  var full: Bool { count >= target }
+
+  /// A new layer (anchor (0, 0), so position is its top-left corner) added to `parent`.
+  @discardableResult
+  mutating func add(_ parent: Layer, _ name: String, _ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Layer {
+    let l = Layer(name: name, bounds: Rect(x: 0, y: 0, width: w, height: h))
+    l.anchorPoint = Point(0, 0)
+    l.position = Point(x, y)
+    parent._appendSublayerUnchecked(l)
+    count += 1
+    return l
+  }
+
+  mutating func animate() -> Bool { rng.chance(animatedFraction) }
+
+  /// A repeating, autoreversing keyframe path through `points`.
+  mutating func path(_ l: Layer, _ points: [Point], duration: Double) {
+    let a = KeyframeAnimation(keyPath: .position)
+    a.values = points.map { .point($0) }
+    a.duration = duration
+    a.autoreverses = true
+    a.repeatCount = .infinity
+    a.beginTime = -rng.uniform(0, duration)
+    l._addUncopied(a, forKey: "move")
+  }
+
+  mutating func wiggle(_ l: Layer, by d: Double) {
+    let a = BasicAnimation(keyPath: .positionX, by: .scalar(rng.uniform(-d, d)))
+    a.duration = rng.uniform(0.5, 2)
+    a.autoreverses = true
+    a.repeatCount = .infinity
+    a.beginTime = -rng.uniform(0, 2)
+    l._addUncopied(a, forKey: "wiggle")
+  }
+}
