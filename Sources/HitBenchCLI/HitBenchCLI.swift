@@ -24,6 +24,9 @@ public enum HitBenchCLI {
       name: "compare", summary: CompareCommand.summary, help: { CompareCommand.parser.help }, run: CompareCommand.run),
     Command(
       name: "profile", summary: ProfileCommand.summary, help: { ProfileCommand.parser.help }, run: ProfileCommand.run),
+    Command(
+      name: "mismatch", summary: MismatchCommand.summary, help: { MismatchCommand.parser.help },
+      run: MismatchCommand.run),
     Command(name: "run", summary: RunCommand.summary, help: { RunCommand.parser.help }, run: RunCommand.run),
     Command(
       name: "list", summary: ListCommand.summary, help: { ListCommand.summary + "\n\nusage: hitbench list\n" },
