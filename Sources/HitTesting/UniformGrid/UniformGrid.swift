@@ -38,6 +38,7 @@ public struct UniformGrid: HitTestStrategy {
   var candidates: [Int32] = []
   /// The previous overflow list's buffer, reused while merging.
   var spill: [Int32] = []
+  var sample: [Double] = []
 
   public init() {}
 
@@ -95,10 +96,11 @@ public struct UniformGrid: HitTestStrategy {
       cellRows.removeAll(keepingCapacity: true)
       return
     }
-    // Cell side: about one cell per row, square cells; a degenerate extent gets one cell.
+    // Cell side: about one cell per row, square cells, but never under the median box extent
+    // (so a typical row covers at most 4 cells); a degenerate extent gets one cell.
     let w = Swift.max(x1 - x0, 0)
     let h = Swift.max(y1 - y0, 0)
-    var side = (Swift.max(w * h, 0) / Double(count)).squareRoot()
+    var side = Swift.max((Swift.max(w * h, 0) / Double(count)).squareRoot(), _medianExtent(frame))
     if !(side > 0) || !side.isFinite { side = Swift.max(w, h, 1) }
     side = Swift.max(side, Swift.max(w, h) / Double(Self.maxCellsPerSide))
     originX = x0
@@ -112,61 +114,126 @@ public struct UniformGrid: HitTestStrategy {
     // Buffers only grow (with headroom), so a moving scene stops allocating once warmed up.
     if cellStart.count < cells + 1 { cellStart = [Int32](repeating: 0, count: (cells + 1) * 3 / 2) }
     if span.count < count { span = [SIMD4<Int32>](repeating: .zero, count: count) }
-    // Pass 1: count references per cell (and pick out the rows that overflow).
-    for c in 0..<(cells + 1) { cellStart[c] = 0 }
-    for k in 0..<count {
-      let r = Int(candidates[k])
-      let cx0 = _column(frame.worldMinX[r])
-      let cx1 = _column(frame.worldMaxX[r])
-      let cy0 = _row(frame.worldMinY[r])
-      let cy1 = _row(frame.worldMaxY[r])
-      if (cx1 - cx0 + 1) * (cy1 - cy0 + 1) > Self.maxCellsPerRow {
-        span[k] = SIMD4(-1, 0, 0, 0)
-        continue
-      }
-      span[k] = SIMD4(Int32(cx0), Int32(cy0), Int32(cx1), Int32(cy1))
-      for cy in cy0..<(cy1 + 1) {
-        for cx in cx0..<(cx1 + 1) { cellStart[cy * columns + cx + 1] += 1 }
+    // Pass 1: count references per cell (and mark the rows that overflow). Pass 2: fill, rows
+    // in descending priority, advancing each cell's start; overflow rows merge (descending)
+    // into the overflow list, which already holds the infinite boxes. Unsafe buffers inside:
+    // no uniqueness checks in the inner loops.
+    let ox = originX
+    let oy = originY
+    let inv = inverseCell
+    let cols = columns
+    let rws = gridRows
+    @inline(__always) func col(_ x: Double) -> Int {
+      let c = (x - ox) * inv
+      return c < 0 ? 0 : (c >= Double(cols) ? cols - 1 : Int(c))
+    }
+    @inline(__always) func row(_ y: Double) -> Int {
+      let c = (y - oy) * inv
+      return c < 0 ? 0 : (c >= Double(rws) ? rws - 1 : Int(c))
+    }
+    let maxCells = Self.maxCellsPerRow
+    var references = 0
+    cellStart.withUnsafeMutableBufferPointer { start in
+      span.withUnsafeMutableBufferPointer { spans in
+        candidates.withUnsafeBufferPointer { cand in
+          for c in 0..<(cells + 1) { start[c] = 0 }
+          for k in 0..<count {
+            let r = Int(cand[k])
+            let cx0 = col(frame.worldMinX[r])
+            let cx1 = col(frame.worldMaxX[r])
+            let cy0 = row(frame.worldMinY[r])
+            let cy1 = row(frame.worldMaxY[r])
+            if (cx1 &- cx0 &+ 1) &* (cy1 &- cy0 &+ 1) > maxCells {
+              spans[k] = SIMD4(-1, 0, 0, 0)
+              continue
+            }
+            spans[k] = SIMD4(Int32(cx0), Int32(cy0), Int32(cx1), Int32(cy1))
+            var cy = cy0
+            while cy <= cy1 {
+              var c = cy &* cols &+ cx0 &+ 1
+              let end = c &+ (cx1 &- cx0)
+              while c <= end {
+                start[c] &+= 1
+                c &+= 1
+              }
+              cy &+= 1
+            }
+          }
+          for c in 0..<cells { start[c &+ 1] &+= start[c] }
+          references = Int(start[cells])
+        }
       }
     }
-    for c in 0..<cells { cellStart[c + 1] += cellStart[c] }
-    let references = Int(cellStart[cells])
     if cellRows.count < references { cellRows = [Int32](repeating: 0, count: references * 3 / 2) }
-    // Pass 2: fill, rows in descending priority, advancing each cell's start; overflow rows
-    // merge (descending) into the overflow list, which already holds the infinite boxes.
     swap(&spill, &overflow)
     overflow.removeAll(keepingCapacity: true)
     var oi = 0
-    for k in 0..<count {
-      let sp = span[k]
-      let row = candidates[k]
-      if sp.x < 0 {
-        while oi < spill.count && spill[oi] > row {
-          overflow.append(spill[oi])
-          oi += 1
+    cellStart.withUnsafeMutableBufferPointer { start in
+      cellRows.withUnsafeMutableBufferPointer { refs in
+        span.withUnsafeBufferPointer { spans in
+          candidates.withUnsafeBufferPointer { cand in
+            for k in 0..<count {
+              let sp = spans[k]
+              let r = cand[k]
+              if sp.x < 0 {
+                while oi < spill.count && spill[oi] > r {
+                  overflow.append(spill[oi])
+                  oi += 1
+                }
+                overflow.append(r)
+                continue
+              }
+              var cy = Int(sp.y)
+              while cy <= Int(sp.w) {
+                var c = cy &* cols &+ Int(sp.x)
+                let end = cy &* cols &+ Int(sp.z)
+                while c <= end {
+                  refs[Int(start[c])] = r
+                  start[c] &+= 1
+                  c &+= 1
+                }
+                cy &+= 1
+              }
+            }
+          }
         }
-        overflow.append(row)
-        continue
-      }
-      for cy in Int(sp.y)..<Int(sp.w + 1) {
-        for cx in Int(sp.x)..<Int(sp.z + 1) {
-          let c = cy * columns + cx
-          cellRows[Int(cellStart[c])] = row
-          cellStart[c] += 1
+        // Each start has advanced to its cell's end: shift back by one cell.
+        var c = cells
+        while c > 0 {
+          start[c] = start[c &- 1]
+          c &-= 1
         }
+        start[0] = 0
       }
     }
     while oi < spill.count {
       overflow.append(spill[oi])
       oi += 1
     }
-    // Each start has advanced to its cell's end: shift back by one cell.
-    var c = cells
-    while c > 0 {
-      cellStart[c] = cellStart[c - 1]
-      c -= 1
+  }
+
+  /// The median of max(width, height) over up to 256 of the rows in the grid, picked at a
+  /// fixed stride (deterministic, O(1) in n): the typical box size.
+  mutating func _medianExtent(_ frame: PresentationFrame) -> Double {
+    let n = candidates.count
+    let k = Swift.min(n, 256)
+    guard k > 0 else { return 0 }
+    if sample.count < 256 { sample = [Double](repeating: 0, count: 256) }
+    for i in 0..<k {
+      let r = Int(candidates[i * n / k])
+      sample[i] = Swift.max(frame.worldMaxX[r] - frame.worldMinX[r], frame.worldMaxY[r] - frame.worldMinY[r])
     }
-    cellStart[0] = 0
+    // Insertion sort of at most 256 values: no allocation.
+    for i in 1..<Swift.max(k, 1) {
+      let v = sample[i]
+      var j = i - 1
+      while j >= 0 && sample[j] > v {
+        sample[j + 1] = sample[j]
+        j -= 1
+      }
+      sample[j + 1] = v
+    }
+    return sample[k / 2]
   }
 
   public var memoryFootprint: Int {
