@@ -166,6 +166,21 @@ public struct LayerState: Sendable {
     )
   }
 
+  /// The plane map into the parent's space: `transformToSuperlayer(parent:).homography`, in
+  /// closed form for the common case (an affine transform under a parent without a
+  /// sublayerTransform: z then plays no part), else through the 4x4 products.
+  public func homographyToSuperlayer(parentSublayerTransform: Transform3D?, parent: LayerState?) -> Homography {
+    let m = transform
+    if parentSublayerTransform == nil || parentSublayerTransform!.isIdentity, m.isAffine {
+      let a = anchorInBounds
+      return Homography(
+        m11: m.m11, m12: m.m12, m14: 0, m21: m.m21, m22: m.m22, m24: 0,
+        m41: -a.x * m.m11 - a.y * m.m21 + m.m41 + position.x, m42: -a.x * m.m12 - a.y * m.m22 + m.m42 + position.y,
+        m44: 1)
+    }
+    return transformToSuperlayer(parent: parent).homography
+  }
+
   /// This layer's 4x4 map into its parent's space, with the parent's sublayerTransform applied
   /// about the parent's anchor when the parent has one.
   public func transformToSuperlayer(parent: LayerState?) -> Transform3D {

@@ -105,7 +105,12 @@ public final class PresentationFrameBuilder {
       localTime[m] = t
       let s = animated ? layer.presentationState(atLocalTime: t) : LayerState(layer)
       states[m] = s
-      let h = s.transformToSuperlayer(parent: p < 0 ? nil : states[p]).homography
+      let h: Homography
+      if p < 0 || states[p].sublayerTransform.isIdentity {
+        h = s.homographyToSuperlayer(parentSublayerTransform: nil, parent: nil)
+      } else {
+        h = s.transformToSuperlayer(parent: states[p]).homography
+      }
       levelMap[m] = h
       if let inv = h.inverted {
         levelInverse[m] = inv
