@@ -27,6 +27,9 @@ public enum HitBenchCLI {
     Command(
       name: "mismatch", summary: MismatchCommand.summary, help: { MismatchCommand.parser.help },
       run: MismatchCommand.run),
+    Command(
+      name: "scanbench", summary: ScanBenchCommand.summary, help: { ScanBenchCommand.parser.help },
+      run: ScanBenchCommand.run),
     Command(name: "run", summary: RunCommand.summary, help: { RunCommand.parser.help }, run: RunCommand.run),
     Command(
       name: "list", summary: ListCommand.summary, help: { ListCommand.summary + "\n\nusage: hitbench list\n" },

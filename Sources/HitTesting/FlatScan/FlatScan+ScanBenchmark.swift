@@ -1,0 +1,81 @@
+import LayerModel
+
+extension FlatScan {
+  /// Boxes in the scan (hittable rows, padded to a multiple of 8).
+  public var scannedBoxes: Int { blockCount * 8 }
+
+  /// How many boxes contain `p`, over every block with SIMD8 compares (the scan without its
+  /// early exit): the per-box cost of flat-scan's inner loop.
+  @inline(never)
+  public func countContainingSIMD(_ p: Point) -> Int {
+    let px = SIMD8<Float>(repeating: Float(p.x))
+    let py = SIMD8<Float>(repeating: Float(p.y))
+    var total = SIMD8<Int32>(repeating: 0)
+    minX.withUnsafeBufferPointer { x0 in
+      minY.withUnsafeBufferPointer { y0 in
+        maxX.withUnsafeBufferPointer { x1 in
+          maxY.withUnsafeBufferPointer { y1 in
+            for b in 0..<blockCount {
+              let inside = (px .>= x0[b]) .& (px .<= x1[b]) .& (py .>= y0[b]) .& (py .<= y1[b])
+              total &-= SIMD8<Int32>(repeating: 0).replacing(with: -1, where: inside)
+            }
+          }
+        }
+      }
+    }
+    return Int(total.wrappedSum())
+  }
+
+  /// The same count over the same rows one box at a time, written the natural way: four
+  /// short-circuit compares (`&&`), so the loop branches per box.
+  @inline(never)
+  public func countContainingScalarBranchy(_ p: Point) -> Int {
+    let px = Float(p.x)
+    let py = Float(p.y)
+    var total = 0
+    let n = blockCount * 8
+    minX.withUnsafeBytes { x0b in
+      minY.withUnsafeBytes { y0b in
+        maxX.withUnsafeBytes { x1b in
+          maxY.withUnsafeBytes { y1b in
+            let x0 = x0b.bindMemory(to: Float.self)
+            let y0 = y0b.bindMemory(to: Float.self)
+            let x1 = x1b.bindMemory(to: Float.self)
+            let y1 = y1b.bindMemory(to: Float.self)
+            for i in 0..<n where px >= x0[i] && px <= x1[i] && py >= y0[i] && py <= y1[i] { total &+= 1 }
+          }
+        }
+      }
+    }
+    return total
+  }
+
+  /// The same count one box at a time, four compares combined without branches. LLVM
+  /// auto-vectorises this loop at -Ounchecked, so it is a second, vectorised, baseline.
+  @inline(never)
+  public func countContainingScalar(_ p: Point) -> Int {
+    let px = Float(p.x)
+    let py = Float(p.y)
+    var total = 0
+    let n = blockCount * 8
+    minX.withUnsafeBytes { x0b in
+      minY.withUnsafeBytes { y0b in
+        maxX.withUnsafeBytes { x1b in
+          maxY.withUnsafeBytes { y1b in
+            let x0 = x0b.bindMemory(to: Float.self)
+            let y0 = y0b.bindMemory(to: Float.self)
+            let x1 = x1b.bindMemory(to: Float.self)
+            let y1 = y1b.bindMemory(to: Float.self)
+            for i in 0..<n {
+              // Bool as 0/1 integers, ANDed: no branch per compare.
+              let a = (px >= x0[i] ? 1 : 0) & (px <= x1[i] ? 1 : 0)
+              let b = (py >= y0[i] ? 1 : 0) & (py <= y1[i] ? 1 : 0)
+              total &+= a & b
+            }
+          }
+        }
+      }
+    }
+    return total
+  }
+}

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Regenerates RESULTS.md and its plots: runs every suite (with --verify) and the auxiliary
+# measurements, writes JSON and CSV under data/results/, draws the plots with matplotlib (pinned
+# in scripts/requirements.txt, installed into .venv by this script) and renders RESULTS.md
+# from scripts/RESULTS.template.md. About 10 minutes on a 2-core machine.
+#   scripts/results.sh            measure, plot, render
+#   scripts/results.sh --render   plot and render from the data already in data/results/
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+out=data/results
+mkdir -p "$out/plots"
+if [ "${1:-}" != "--render" ]; then
+  swift build -c release --product hitbench >&2
+  bin=.build/release/hitbench
+  for suite in default scaling crossover animated-fraction workloads scenes; do
+    echo "results: suite $suite" >&2
+    start=$(date +%s)
+    "$bin" run --suite "$suite" --verify --format json --output "$out/$suite.json"
+    echo "$suite,$(( $(date +%s) - start ))" >> "$out/suite-seconds.csv.tmp"
+  done
+  { echo "suite,seconds"; cat "$out/suite-seconds.csv.tmp"; } > "$out/suite-seconds.csv"
+  rm -f "$out/suite-seconds.csv.tmp"
+  echo "results: mismatch" >&2
+  "$bin" mismatch --format csv > "$out/mismatch.csv"
+  echo "results: scanbench" >&2
+  {
+    "$bin" scanbench --scene app --layers 10000
+    "$bin" scanbench --scene app --layers 100000 | tail -1
+    "$bin" scanbench --scene particles --layers 10000 | tail -1
+    "$bin" scanbench --scene particles --layers 100000 | tail -1
+  } > "$out/scanbench.csv"
+  echo "results: verify" >&2
+  "$bin" verify --scenes 2000 --points 2000 > "$out/verify.txt"
+  {
+    echo "swift=$(swift --version 2>&1 | head -1)"
+    echo "kernel=$(uname -sr)"
+    echo "cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+    echo "cores=$(nproc)"
+    echo "memory=$(free -h | awk '/Mem:/ {print $2}')"
+    echo "commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)"
+  } > "$out/machine.txt"
+fi
+# JSON -> CSV for every suite (one flat row per result).
+if [ ! -x .venv/bin/python ]; then python3 -m venv .venv >&2; fi
+.venv/bin/pip install -q -r scripts/requirements.txt >&2
+.venv/bin/python scripts/plot.py "$out"
+.venv/bin/python scripts/render_results.py "$out" scripts/RESULTS.template.md > RESULTS.md.tmp
+mv RESULTS.md.tmp RESULTS.md
+echo "results: RESULTS.md and $out/plots/*.png written" >&2
