@@ -13,8 +13,14 @@ public enum HitBenchCLI {
   }
 
   nonisolated(unsafe) static let commands: [Command] = [
+    Command(name: "run", summary: RunCommand.summary, help: { RunCommand.parser.help }, run: RunCommand.run),
+    Command(
+      name: "verify", summary: VerifyCommand.summary, help: { VerifyCommand.parser.help }, run: VerifyCommand.run),
     Command(
       name: "hittest", summary: HittestCommand.summary, help: { HittestCommand.parser.help }, run: HittestCommand.run),
+    Command(
+      name: "list", summary: ListCommand.summary, help: { ListCommand.summary + "\n\nusage: hitbench list\n" },
+      run: ListCommand.run),
     Command(
       name: "generate", summary: GenerateCommand.summary, help: { GenerateCommand.parser.help },
       run: GenerateCommand.run),
@@ -30,12 +36,6 @@ public enum HitBenchCLI {
     Command(
       name: "scanbench", summary: ScanBenchCommand.summary, help: { ScanBenchCommand.parser.help },
       run: ScanBenchCommand.run),
-    Command(name: "run", summary: RunCommand.summary, help: { RunCommand.parser.help }, run: RunCommand.run),
-    Command(
-      name: "list", summary: ListCommand.summary, help: { ListCommand.summary + "\n\nusage: hitbench list\n" },
-      run: ListCommand.run),
-    Command(
-      name: "verify", summary: VerifyCommand.summary, help: { VerifyCommand.parser.help }, run: VerifyCommand.run),
     Command(name: "help", summary: "Show help for hitbench or one of its commands.", help: { usage }, run: runHelp),
   ]
 

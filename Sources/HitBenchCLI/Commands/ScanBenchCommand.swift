@@ -63,7 +63,9 @@ enum ScanBenchCommand {
     let s = Summary(simd).median / boxes
     let k = Summary(scalar).median / boxes
     let b = Summary(branchy).median / boxes
-    Output.out("scene,layers,boxes,simdNsPerBox,scalarBranchyNsPerBox,scalarBranchlessNsPerBox,speedupOverBranchy,speedupOverBranchless\n")
+    Output.out(
+      "scene,layers,boxes,simdNsPerBox,scalarBranchyNsPerBox,scalarBranchlessNsPerBox,speedupOverBranchy,speedupOverBranchless\n"
+    )
     Output.out("\(o.run.scene.name),\(builder.layers.count),\(scan.scannedBoxes),\(s),\(b),\(k),\(b / s),\(k / s)\n")
   }
 }
