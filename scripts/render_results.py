@@ -169,8 +169,8 @@ def main():
         seen.append(name)
         sub = [x for x in res["scenes"] if x["scene"] == r["scene"]]
         bb = best(sub)
-        tw = find(sub, strategy="tree-walk")
-        rows.append([name, sub[0]["layers"], bb["strategy"], fmt(us(bb)), fmt(us(tw)) if tw else "-"])
+        walk = find(sub, strategy="tree-walk")
+        rows.append([name, sub[0]["layers"], bb["strategy"], fmt(us(bb)), fmt(us(walk)) if walk else "-"])
     v["when_scenes"] = table(["scene", "layers", "fastest at Q = 100", "frame us", "tree-walk us"], rows)
     rows = []
     for w in ["uniform", "touch", "hover", "hotspot", "miss"]:
@@ -210,6 +210,41 @@ def main():
     scan_rows = [[s["scene"], f"{int(s['layers']):,}", fmt(float(s["simdNsPerBox"]), 3), fmt(float(s["scalarBranchyNsPerBox"]), 3),
                   fmt(float(s["scalarBranchlessNsPerBox"]), 3), fmt(float(s["speedupOverBranchy"])) + "x", fmt(float(s["speedupOverBranchless"])) + "x"] for s in scans]
     v["scanbench"] = table(["scene", "layers", "SIMD8 ns/box", "scalar && ns/box", "scalar & ns/box", "over &&", "over &"], scan_rows)
+
+    # Which strategy when, in words: one sentence per scene kind, from the crossover runs, and
+    # a list of the kinds where each strategy wins at Q = 100.
+    words = []
+    for kind in ["app", "particles"]:
+        sub = [r for r in res["crossover"] if r["scene"] == kind]
+        spans = []
+        for q in sorted({r["queriesPerFrame"] for r in sub}):
+            s = best([r for r in sub if r["queriesPerFrame"] == q])["strategy"]
+            if spans and spans[-1][0] == s:
+                spans[-1][2] = q
+            else:
+                spans.append([s, q, q])
+        parts = [f"`{s}` for Q = {a}" + (f" to {b}" if b != a else "") for s, a, b in spans]
+        words.append(f"- **{kind}, 10,000 layers**: " + "; ".join(parts) + ".")
+    winners = {}
+    for name in seen:
+        sub = [x for x in res["scenes"] if os.path.basename(x["scene"]).replace(".json", "") == name]
+        winners.setdefault(best(sub)["strategy"], []).append(name)
+    for s in STRATEGIES:
+        if s in winners:
+            words.append(f"- `{s}` is fastest at Q = 100 on: " + ", ".join(winners[s]) + ".")
+    never = [s for s in STRATEGIES if s not in winners and not any(
+        best([r for r in res["crossover"] if r["scene"] == k and r["queriesPerFrame"] == q])["strategy"] == s
+        for k in ["app", "particles"] for q in {r["queriesPerFrame"] for r in res["crossover"]})]
+    if never:
+        words.append("- never fastest in these runs: " + ", ".join(f"`{s}`" for s in never) + ".")
+    v["when_words"] = "\n".join(words)
+    sah = find(res["default"], strategy="bvh-sah", queriesPerFrame=1000)
+    lb = find(res["default"], strategy="bvh-lbvh", queriesPerFrame=1000)
+    rf = find(res["default"], strategy="bvh-refit", queriesPerFrame=1000)
+    if sah and lb and rf:
+        v["sah_lbvh_update_ratio"] = fmt(sah["updateNs"]["median"] / lb["updateNs"]["median"])
+        v["lbvh_sah_query_ratio"] = fmt(lb["nsPerQuery"] / sah["nsPerQuery"])
+        v["refit_sah_update_ratio"] = fmt(sah["updateNs"]["median"] / rf["updateNs"]["median"])
 
     # Values quoted in the prose.
     def val(suite, key, **kw):

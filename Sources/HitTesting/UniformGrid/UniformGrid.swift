@@ -112,7 +112,11 @@ public struct UniformGrid: HitTestStrategy {
     gridRows = Swift.max(1, Swift.min(Self.maxCellsPerSide, Int((h * inverseCell).rounded(.up))))
     let cells = columns * gridRows
     // Buffers only grow (with headroom), so a moving scene stops allocating once warmed up.
-    if cellStart.count < cells + 1 { cellStart = [Int32](repeating: 0, count: (cells + 1) * 3 / 2) }
+    // The side is at least sqrt(area / rows), so cells <= rows + 2 * maxCellsPerSide + 1 (from
+    // rounding each side up): reserve that bound once per topology.
+    if cellStart.count < cells + 1 {
+      cellStart = [Int32](repeating: 0, count: Swift.max(cells + 1, n + 2 * Self.maxCellsPerSide + 2))
+    }
     if span.count < count { span = [SIMD4<Int32>](repeating: .zero, count: count) }
     // Pass 1: count references per cell (and mark the rows that overflow). Pass 2: fill, rows
     // in descending priority, advancing each cell's start; overflow rows merge (descending)
@@ -164,7 +168,12 @@ public struct UniformGrid: HitTestStrategy {
         }
       }
     }
-    if cellRows.count < references { cellRows = [Int32](repeating: 0, count: references * 3 / 2) }
+    // References per frame vary as layers move (a scrolled screen overlaps more cells): take
+    // three times the first frame's need, at least 12 per row, and double on growth, so the
+    // steady state stops allocating within the first frames.
+    if cellRows.count < references {
+      cellRows = [Int32](repeating: 0, count: Swift.max(references * 3, count * 12))
+    }
     swap(&spill, &overflow)
     overflow.removeAll(keepingCapacity: true)
     var oi = 0
