@@ -23,10 +23,14 @@ public let scalingSuite = Suite("scaling", "app and particles from 100 to 1,000,
   }
 }
 
-/// Where an index starts to pay: frame time against queries per frame.
-public let crossoverSuite = Suite("crossover", "app and particles at 10,000 layers, Q = 1 to 10,000") {
+/// Where an index starts to pay: frame time against queries per frame, at three sizes.
+public let crossoverSuite = Suite(
+  "crossover", "app and particles at 1,000, 10,000 and 100,000 layers, Q = 1 to 10,000"
+) {
   for kind in [SceneKind.app, .particles] {
+    Run(kind, layers: 1000, queries: [1, 10, 100, 1000, 10_000], frames: 20, warmup: 3)
     Run(kind, layers: 10_000, queries: [1, 10, 100, 1000, 10_000], frames: 20, warmup: 3)
+    Run(kind, layers: 100_000, queries: [1, 10, 100, 1000], frames: 6, warmup: 2)
   }
 }
 

@@ -128,7 +128,7 @@ def main():
     if rs:
         fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
         for ax, kind in zip(axes, ["app", "particles"]):
-            sub = [r for r in rs if r["scene"] == kind]
+            sub = [r for r in rs if r["scene"] == kind and r["layers"] == 10000]
             line_plot(ax, sub, lambda r: r["queriesPerFrame"], us, f"{kind}, 10,000 layers: frame against Q",
                       "queries per frame", "us per frame (median)")
             best = best_by(sub, lambda r: r["queriesPerFrame"])

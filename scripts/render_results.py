@@ -132,18 +132,20 @@ def main():
 
     # Which strategy when.
     rows = []
-    for kind in ["app", "particles"]:
-        sub = [r for r in res["crossover"] if r["scene"] == kind]
+    combos = sorted({(r["scene"], r["layers"]) for r in res["crossover"]}, key=lambda c: (c[0] != "app", c[1]))
+    for kind, n in combos:
+        sub = [r for r in res["crossover"] if r["scene"] == kind and r["layers"] == n]
         qs = sorted({r["queriesPerFrame"] for r in sub})
         bests = [(q, best([r for r in sub if r["queriesPerFrame"] == q])) for q in qs]
         for q, r in bests:
             second = sorted([x for x in sub if x["queriesPerFrame"] == q], key=lambda x: x["frameNs"]["median"])
             margin = second[1]["frameNs"]["median"] / r["frameNs"]["median"] if len(second) > 1 else 1
-            rows.append([kind, "10,000", q, r["strategy"], fmt(us(r)), f"{second[1]['strategy']} ({fmt(margin, 2)}x slower)" if len(second) > 1 else "-"])
+            rows.append([kind, f"{n:,}", q, r["strategy"], fmt(us(r)), f"{second[1]['strategy']} ({fmt(margin, 2)}x slower)" if len(second) > 1 else "-"])
     v["when_crossover"] = table(["scene", "layers", "Q", "fastest", "frame us", "runner-up"], rows)
     cross = []
-    for kind in ["app", "particles"]:
-        sub = [r for r in res["crossover"] if r["scene"] == kind]
+    for kind, n in combos:
+        sub = [r for r in res["crossover"] if r["scene"] == kind and r["layers"] == n]
+        kind = f"{kind} {n:,}"
         prev = None
         for q in sorted({r["queriesPerFrame"] for r in sub}):
             r = best([x for x in sub if x["queriesPerFrame"] == q])
@@ -214,8 +216,8 @@ def main():
     # Which strategy when, in words: one sentence per scene kind, from the crossover runs, and
     # a list of the kinds where each strategy wins at Q = 100.
     words = []
-    for kind in ["app", "particles"]:
-        sub = [r for r in res["crossover"] if r["scene"] == kind]
+    for kind, n in combos:
+        sub = [r for r in res["crossover"] if r["scene"] == kind and r["layers"] == n]
         spans = []
         for q in sorted({r["queriesPerFrame"] for r in sub}):
             s = best([r for r in sub if r["queriesPerFrame"] == q])["strategy"]
@@ -224,7 +226,7 @@ def main():
             else:
                 spans.append([s, q, q])
         parts = [f"`{s}` for Q = {a}" + (f" to {b}" if b != a else "") for s, a, b in spans]
-        words.append(f"- **{kind}, 10,000 layers**: " + "; ".join(parts) + ".")
+        words.append(f"- **{kind}, {n:,} layers**: " + "; ".join(parts) + ".")
     winners = {}
     for name in seen:
         sub = [x for x in res["scenes"] if os.path.basename(x["scene"]).replace(".json", "") == name]
@@ -232,9 +234,9 @@ def main():
     for s in STRATEGIES:
         if s in winners:
             words.append(f"- `{s}` is fastest at Q = 100 on: " + ", ".join(winners[s]) + ".")
-    never = [s for s in STRATEGIES if s not in winners and not any(
-        best([r for r in res["crossover"] if r["scene"] == k and r["queriesPerFrame"] == q])["strategy"] == s
-        for k in ["app", "particles"] for q in {r["queriesPerFrame"] for r in res["crossover"]})]
+    crossover_winners = {best([r for r in res["crossover"] if (r["scene"], r["layers"], r["queriesPerFrame"]) == key])["strategy"]
+                         for key in {(r["scene"], r["layers"], r["queriesPerFrame"]) for r in res["crossover"]}}
+    never = [s for s in STRATEGIES if s not in winners and s not in crossover_winners]
     if never:
         words.append("- never fastest in these runs: " + ", ".join(f"`{s}`" for s in never) + ".")
     v["when_words"] = "\n".join(words)
