@@ -13,6 +13,7 @@ mkdir -p "$out/plots"
 if [ "${1:-}" != "--render" ]; then
   swift build -c release --product hitbench >&2
   bin=.build/release/hitbench
+  rm -f "$out/suite-seconds.csv.tmp"
   for suite in default scaling crossover animated-fraction workloads scenes; do
     echo "results: suite $suite" >&2
     start=$(date +%s)
