@@ -19,20 +19,8 @@ enum ExportCommand {
 
   static var parser: ArgumentParser<Options> {
     var p = ArgumentParser<Options>(command: "export", summary: summary)
-    let base = RunCommand.parser
-    // Reuse the run command's scene and workload options.
-    for name in ["--scene", "--layers", "--animated", "--workload", "--seed", "--semantics"] {
-      if let spec = base.specs.first(where: { $0.name == name }) {
-        p.specs.append(
-          .init(name: spec.name, valueName: spec.valueName, help: spec.help) {
-            (o: inout Options, v: String) throws(CommandError) in
-            var r = RunCommand.Options()
-            r.config = o.run
-            try spec.apply(&r, v)
-            o.run = r.config
-          })
-      }
-    }
+    RunCommand.borrowOptions(
+      ["--scene", "--layers", "--animated", "--workload", "--seed", "--semantics"], into: &p, \.run)
     p.option(
       "--queries", \.run.queries, valueName: "Q", help: "points to export (default 100)",
       expected: "an integer from 1 to 1000000"
@@ -50,11 +38,7 @@ enum ExportCommand {
     var o = Options()
     _ = try parser.parse(args, into: &o)
     guard let dir = o.out else { throw .usage(command: "export", message: "missing --out DIR") }
-    let model: Layer
-    do { model = try Runner.scene(o.run) } catch {
-      if case .file = o.run.scene { throw .data(error.description) }
-      throw .usage(command: "export", message: error.description)
-    }
+    let model = try RunCommand.loadScene(o.run, command: "export")
     let builder = PresentationFrameBuilder(root: model, semantics: o.run.semantics)
     let frame = builder.build(at: o.time)
     var boxes = "minx,miny,maxx,maxy,priority\n"

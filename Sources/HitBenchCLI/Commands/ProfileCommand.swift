@@ -21,19 +21,8 @@ enum ProfileCommand {
 
   static var parser: ArgumentParser<Options> {
     var p = ArgumentParser<Options>(command: "profile", summary: summary)
-    let base = RunCommand.parser
-    for name in ["--scene", "--layers", "--animated", "--workload", "--seed", "--semantics"] {
-      if let spec = base.specs.first(where: { $0.name == name }) {
-        p.specs.append(
-          .init(name: spec.name, valueName: spec.valueName, help: spec.help) {
-            (o: inout Options, v: String) throws(CommandError) in
-            var r = RunCommand.Options()
-            r.config = o.run
-            try spec.apply(&r, v)
-            o.run = r.config
-          })
-      }
-    }
+    RunCommand.borrowOptions(
+      ["--scene", "--layers", "--animated", "--workload", "--seed", "--semantics"], into: &p, \.run)
     p.option(
       "--queries", \.run.queries, valueName: "Q", help: "queries per repetition (default 1000)",
       expected: "an integer from 1 to 1000000"
@@ -62,11 +51,7 @@ enum ProfileCommand {
     if !args.contains(where: { $0.hasPrefix("--queries") }) { o.run.queries = [1000] }
     _ = try parser.parse(args, into: &o)
     guard let kind = o.strategy else { throw .usage(command: "profile", message: "missing --strategy NAME") }
-    let model: Layer
-    do { model = try Runner.scene(o.run) } catch {
-      if case .file = o.run.scene { throw .data(error.description) }
-      throw .usage(command: "profile", message: error.description)
-    }
+    let model = try RunCommand.loadScene(o.run, command: "profile")
     let builder = PresentationFrameBuilder(root: model, semantics: o.run.semantics)
     var c = o.run
     c.warmup = 0

@@ -88,6 +88,31 @@ enum RunCommand {
     return p
   }
 
+  /// Adds `run`'s options `names` to another command's parser, writing into its configuration.
+  static func borrowOptions<O>(
+    _ names: [String], into p: inout ArgumentParser<O>, _ keyPath: WritableKeyPath<O, RunConfiguration>
+  ) {
+    for name in names {
+      guard let spec = parser.specs.first(where: { $0.name == name }) else { continue }
+      p.specs.append(
+        .init(name: spec.name, valueName: spec.valueName, help: spec.help) {
+          (o: inout O, v: String) throws(CommandError) in
+          var r = Options()
+          r.config = o[keyPath: keyPath]
+          try spec.apply(&r, v)
+          o[keyPath: keyPath] = r.config
+        })
+    }
+  }
+
+  /// The configuration's scene: a bad file is bad data (65), a bad size a usage error (64).
+  static func loadScene(_ c: RunConfiguration, command: String) throws(CommandError) -> Layer {
+    do { return try Runner.scene(c) } catch {
+      if case .file = c.scene { throw .data(error.description) }
+      throw .usage(command: command, message: error.description)
+    }
+  }
+
   static func run(_ args: [String]) throws(CommandError) {
     var o = Options()
     _ = try parser.parse(args, into: &o)
@@ -113,11 +138,7 @@ enum RunCommand {
     let progress = Progress(total: configs.count, label: "run")
     var results: [Measurement] = []
     for (i, c) in configs.enumerated() {
-      let model: Layer
-      do { model = try Runner.scene(c) } catch {
-        if case .file = c.scene { throw .data(error.description) }
-        throw .usage(command: "run", message: error.description)
-      }
+      let model = try loadScene(c, command: "run")
       progress.update(i)
       results += Runner.run(c, model: model) { _ in progress.update(i) }
     }

@@ -33,19 +33,8 @@ extension FlatScan {
     let px = Float(p.x)
     let py = Float(p.y)
     var total = 0
-    let n = blockCount * 8
-    minX.withUnsafeBytes { x0b in
-      minY.withUnsafeBytes { y0b in
-        maxX.withUnsafeBytes { x1b in
-          maxY.withUnsafeBytes { y1b in
-            let x0 = x0b.bindMemory(to: Float.self)
-            let y0 = y0b.bindMemory(to: Float.self)
-            let x1 = x1b.bindMemory(to: Float.self)
-            let y1 = y1b.bindMemory(to: Float.self)
-            for i in 0..<n where px >= x0[i] && px <= x1[i] && py >= y0[i] && py <= y1[i] { total &+= 1 }
-          }
-        }
-      }
+    _withFloatColumns { x0, y0, x1, y1 in
+      for i in 0..<x0.count where px >= x0[i] && px <= x1[i] && py >= y0[i] && py <= y1[i] { total &+= 1 }
     }
     return total
   }
@@ -57,25 +46,36 @@ extension FlatScan {
     let px = Float(p.x)
     let py = Float(p.y)
     var total = 0
+    _withFloatColumns { x0, y0, x1, y1 in
+      for i in 0..<x0.count {
+        // Bool as 0/1 integers, ANDed: no branch per compare.
+        let a = (px >= x0[i] ? 1 : 0) & (px <= x1[i] ? 1 : 0)
+        let b = (py >= y0[i] ? 1 : 0) & (py <= y1[i] ? 1 : 0)
+        total &+= a & b
+      }
+    }
+    return total
+  }
+
+  /// The four box columns as flat Float buffers over the scanned rows.
+  func _withFloatColumns(
+    _ body: (
+      UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>
+    )
+      -> Void
+  ) {
     let n = blockCount * 8
-    minX.withUnsafeBytes { x0b in
-      minY.withUnsafeBytes { y0b in
-        maxX.withUnsafeBytes { x1b in
-          maxY.withUnsafeBytes { y1b in
-            let x0 = x0b.bindMemory(to: Float.self)
-            let y0 = y0b.bindMemory(to: Float.self)
-            let x1 = x1b.bindMemory(to: Float.self)
-            let y1 = y1b.bindMemory(to: Float.self)
-            for i in 0..<n {
-              // Bool as 0/1 integers, ANDed: no branch per compare.
-              let a = (px >= x0[i] ? 1 : 0) & (px <= x1[i] ? 1 : 0)
-              let b = (py >= y0[i] ? 1 : 0) & (py <= y1[i] ? 1 : 0)
-              total &+= a & b
+    minX.withUnsafeBytes { x0 in
+      minY.withUnsafeBytes { y0 in
+        maxX.withUnsafeBytes { x1 in
+          maxY.withUnsafeBytes { y1 in
+            func column(_ b: UnsafeRawBufferPointer) -> UnsafeBufferPointer<Float> {
+              UnsafeBufferPointer(rebasing: b.bindMemory(to: Float.self)[0..<n])
             }
+            body(column(x0), column(y0), column(x1), column(y1))
           }
         }
       }
     }
-    return total
   }
 }
