@@ -172,6 +172,47 @@ public final class KeyframeAnimation: PropertyAnimation {
     return prepared
   }
 
+  /// The keyframe point at paced progress `f`: the one function both the class fast path and
+  /// the frame builder's compiled tracks use, so both give identical bits.
+  @inline(__always)
+  static func _pointAt(
+    _ f: Double, discrete: Bool, keyTimes kt: UnsafeBufferPointer<Double>, points: UnsafeBufferPointer<Point>,
+    segmentFunctions: [TimingFunction]?
+  ) -> Point {
+    let n = points.count
+    if discrete {
+      var i = 0
+      while i + 1 < kt.count && kt[i + 1] <= f { i += 1 }
+      return points[Swift.min(i, n - 1)]
+    }
+    let last = kt.count - 2
+    var lo = 0
+    var hi = last
+    while lo < hi {
+      let mid = (lo + hi + 1) >> 1
+      if kt[mid] <= f { lo = mid } else { hi = mid - 1 }
+    }
+    let width = kt[lo + 1] - kt[lo]
+    var u = width > 0 ? (f - kt[lo]) / width : 1
+    if let tf = segmentFunctions, lo < tf.count { u = tf[lo](u) }
+    let a = points[lo]
+    let b = points[lo + 1]
+    return Point(x: a.x + (b.x - a.x) * u, y: a.y + (b.y - a.y) * u)
+  }
+
+  /// A compiled form of this animation for the frame builder, when it is a plain point
+  /// keyframe animation of `position` (else nil).
+  var _pointTrack: (keyTimes: [Double], points: [Point], discrete: Bool, segmentFunctions: [TimingFunction]?)? {
+    guard !isAdditive, !isCumulative, path == nil, values.count >= 2, keyPath == .position, rotationMode == nil,
+      calculationMode == .linear || calculationMode == .paced || calculationMode == .discrete
+    else { return nil }
+    let p = _prepare()
+    guard !p.points.isEmpty else { return nil }
+    return (
+      p.keyTimes, p.points, calculationMode == .discrete, calculationMode == .linear ? timingFunctions : nil
+    )
+  }
+
   /// Position or number keyframes in linear, paced or discrete mode, neither additive nor
   /// cumulative: interpolated from plain arrays and written straight into the state. Same
   /// answers as the general path, without copying 130-byte enum values. False when it does not
@@ -186,6 +227,16 @@ public final class KeyframeAnimation: PropertyAnimation {
     guard isPoint || isScalar else { return false }
     guard let at = activeTime(atParentTime: parentTime) else { return true }
     let f = timingFunction?(at.progress) ?? at.progress
+    if isPoint {
+      state.position = p.keyTimes.withUnsafeBufferPointer { kts in
+        p.points.withUnsafeBufferPointer { pts in
+          Self._pointAt(
+            f, discrete: calculationMode == .discrete, keyTimes: kts, points: pts,
+            segmentFunctions: calculationMode == .linear ? timingFunctions : nil)
+        }
+      }
+      return true
+    }
     let kt = p.keyTimes
     let n = values.count
     var i: Int
@@ -199,15 +250,7 @@ public final class KeyframeAnimation: PropertyAnimation {
       (i, u) = Self._segment(kt, f)
       if calculationMode == .linear, let tf = timingFunctions, i < tf.count { u = tf[i](u) }
     }
-    if isPoint {
-      let a = p.points[i]
-      if calculationMode == .discrete {
-        state.position = a
-      } else {
-        let b = p.points[i + 1]
-        state.position = Point(x: a.x + (b.x - a.x) * u, y: a.y + (b.y - a.y) * u)
-      }
-    } else {
+    do {
       let a = p.scalars[i]
       let v = calculationMode == .discrete ? a : a * (1 - u) + p.scalars[i + 1] * u
       keyPath.write(.scalar(v), into: &state)
