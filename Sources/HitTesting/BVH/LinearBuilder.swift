@@ -42,8 +42,10 @@ public struct LinearBuilder: BVHBuilder {
       cmax = pointwiseMax(cmax, c)
     }
     let ext = cmax - cmin
-    let sx: Float = ext.x > 0 && ext.x.isFinite ? 65535 / ext.x : 0
-    let sy: Float = ext.y > 0 && ext.y.isFinite ? 65535 / ext.y : 0
+    let sx: Float = ext.x > 0 && (65535 / ext.x).isFinite ? 65535 / ext.x : 0
+    let sy: Float = ext.y > 0 && (65535 / ext.y).isFinite ? 65535 / ext.y : 0
+    // NaN-safe quantisation: Int(NaN) is undefined at -Ounchecked.
+    @inline(__always) func quantise(_ v: Float) -> UInt32 { v >= 1 ? (v < 65535 ? UInt32(v) : 65535) : 0 }
     codes.removeAll(keepingCapacity: true)
     order.removeAll(keepingCapacity: true)
     let bound = tree.primRow.capacity
@@ -55,8 +57,8 @@ public struct LinearBuilder: BVHBuilder {
     }
     for i in 0..<n {
       let c = _centroid(tree.primBox[i])
-      let x = UInt32(Swift.max(Swift.min((c.x - cmin.x) * sx, 65535), 0))
-      let y = UInt32(Swift.max(Swift.min((c.y - cmin.y) * sy, 65535), 0))
+      let x = quantise((c.x - cmin.x) * sx)
+      let y = quantise((c.y - cmin.y) * sy)
       codes.append(Self.spread(x) | (Self.spread(y) << 1))
       order.append(Int32(i))
     }

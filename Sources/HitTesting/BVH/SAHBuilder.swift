@@ -54,15 +54,17 @@ public struct SAHBuilder: BVHBuilder {
       let lo = cmin[axis]
       let span = extent[axis]
       var mid = start
-      if span > 0 && span.isFinite {
+      // A subnormal span would make the scale infinite and 0 * inf NaN: bin only with a finite
+      // scale, and convert with a NaN-safe clamp (Int(NaN) is undefined at -Ounchecked).
+      if span > 0 && span.isFinite && (Float(Self.binCount) / span).isFinite {
         let scale = Float(Self.binCount) / span
         for b in 0..<Self.binCount {
           binBoxes[b] = _emptyBox
           binCounts[b] = 0
         }
         @inline(__always) func bin(_ c: SIMD2<Float>) -> Int {
-          let k = Int(Swift.max(Swift.min((c[axis] - lo) * scale, Float(Self.binCount - 1)), 0))
-          return k
+          let v = (c[axis] - lo) * scale
+          return v >= 1 ? (v < Float(Self.binCount - 1) ? Int(v) : Self.binCount - 1) : 0
         }
         for i in start..<end {
           let b = bin(_centroid(tree.primBox[i]))

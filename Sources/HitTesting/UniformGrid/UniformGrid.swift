@@ -45,12 +45,12 @@ public struct UniformGrid: HitTestStrategy {
   /// The cell column of x (clamped): one function for building and querying, so they agree.
   @inlinable @inline(__always) func _column(_ x: Double) -> Int {
     let c = (x - originX) * inverseCell
-    return c < 0 ? 0 : (c >= Double(columns) ? columns - 1 : Int(c))
+    return c >= 0 ? (c < Double(columns) ? Int(c) : columns - 1) : 0  // NaN-safe
   }
 
   @inlinable @inline(__always) func _row(_ y: Double) -> Int {
     let c = (y - originY) * inverseCell
-    return c < 0 ? 0 : (c >= Double(gridRows) ? gridRows - 1 : Int(c))
+    return c >= 0 ? (c < Double(gridRows) ? Int(c) : gridRows - 1) : 0
   }
 
   public mutating func update(with frame: PresentationFrame) {
@@ -129,11 +129,11 @@ public struct UniformGrid: HitTestStrategy {
     let rws = gridRows
     @inline(__always) func col(_ x: Double) -> Int {
       let c = (x - ox) * inv
-      return c < 0 ? 0 : (c >= Double(cols) ? cols - 1 : Int(c))
+      return c >= 0 ? (c < Double(cols) ? Int(c) : cols - 1) : 0
     }
     @inline(__always) func row(_ y: Double) -> Int {
       let c = (y - oy) * inv
-      return c < 0 ? 0 : (c >= Double(rws) ? rws - 1 : Int(c))
+      return c >= 0 ? (c < Double(rws) ? Int(c) : rws - 1) : 0
     }
     let maxCells = Self.maxCellsPerRow
     var references = 0

@@ -185,15 +185,7 @@ public final class KeyframeAnimation: PropertyAnimation {
       while i + 1 < kt.count && kt[i + 1] <= f { i += 1 }
       return points[Swift.min(i, n - 1)]
     }
-    let last = kt.count - 2
-    var lo = 0
-    var hi = last
-    while lo < hi {
-      let mid = (lo + hi + 1) >> 1
-      if kt[mid] <= f { lo = mid } else { hi = mid - 1 }
-    }
-    let width = kt[lo + 1] - kt[lo]
-    var u = width > 0 ? (f - kt[lo]) / width : 1
+    var (lo, u) = _segment(kt, f)
     if let tf = segmentFunctions, lo < tf.count { u = tf[lo](u) }
     let a = points[lo]
     let b = points[lo + 1]
@@ -308,6 +300,12 @@ public final class KeyframeAnimation: PropertyAnimation {
 
   /// The segment holding progress f and the local progress within it.
   private static func _segment(_ kt: [Double], _ f: Double) -> (Int, Double) {
+    kt.withUnsafeBufferPointer { _segment($0, f) }
+  }
+
+  /// The same, over a buffer: a binary search for the last key time <= f.
+  @inline(__always)
+  static func _segment(_ kt: UnsafeBufferPointer<Double>, _ f: Double) -> (Int, Double) {
     let last = kt.count - 2
     var lo = 0
     var hi = last
