@@ -2,7 +2,7 @@
 /// A class, as in Core Animation; `Layer.add(_:forKey:)` stores a copy. Subclasses say what
 /// the animation does to a layer's state at a time; evaluating one is O(1) (keyframes:
 /// O(log keyframes)) and allocates nothing.
-public class Animation {
+public class Animation: MediaTimed {
   /// beginTime, duration, speed, repeats, autoreverses and fill (duration 0 means 0.25 s).
   public var timing = MediaTiming()
   /// When true (the default) the animation stops applying once its active period ends,
@@ -12,39 +12,6 @@ public class Animation {
   public var timingFunction: TimingFunction?
 
   public init() {}
-
-  public var beginTime: Double {
-    get { timing.beginTime }
-    set { timing.beginTime = newValue }
-  }
-  public var duration: Double {
-    get { timing.duration }
-    set { timing.duration = newValue }
-  }
-  public var speed: Double {
-    get { timing.speed }
-    set { timing.speed = newValue }
-  }
-  public var timeOffset: Double {
-    get { timing.timeOffset }
-    set { timing.timeOffset = newValue }
-  }
-  public var repeatCount: Double {
-    get { timing.repeatCount }
-    set { timing.repeatCount = newValue }
-  }
-  public var repeatDuration: Double {
-    get { timing.repeatDuration }
-    set { timing.repeatDuration = newValue }
-  }
-  public var autoreverses: Bool {
-    get { timing.autoreverses }
-    set { timing.autoreverses = newValue }
-  }
-  public var fillMode: FillMode {
-    get { timing.fillMode }
-    set { timing.fillMode = newValue }
-  }
 
   /// Where the animation is at `parentTime` (its layer's local time), or nil when not applied.
   public func activeTime(atParentTime parentTime: Double) -> ActiveTime? {

@@ -1,17 +1,4 @@
-extension Layer {
-  public var beginTime: Double {
-    get { timing.beginTime }
-    set { timing.beginTime = newValue }
-  }
-  public var speed: Double {
-    get { timing.speed }
-    set { timing.speed = newValue }
-  }
-  public var timeOffset: Double {
-    get { timing.timeOffset }
-    set { timing.timeOffset = newValue }
-  }
-
+extension Layer: MediaTimed {
   /// This layer's local time when the clock (the root's parent time) reads `clockTime`: each
   /// level applies `(parent - beginTime) * speed + timeOffset` (and its repeats, if the layer
   /// has a finite duration). O(depth).
