@@ -42,15 +42,20 @@ public struct UniformGrid: HitTestStrategy {
 
   public init() {}
 
-  /// The cell column of x (clamped): one function for building and querying, so they agree.
+  /// The cell index of coordinate `v` along one axis, clamped to `0..<count` (NaN maps to 0):
+  /// the one mapping building and querying share, so they agree.
+  @inlinable @inline(__always)
+  static func _cell(_ v: Double, origin: Double, inverse: Double, count: Int) -> Int {
+    let c = (v - origin) * inverse
+    return c >= 0 ? (c < Double(count) ? Int(c) : count - 1) : 0
+  }
+
   @inlinable @inline(__always) func _column(_ x: Double) -> Int {
-    let c = (x - originX) * inverseCell
-    return c >= 0 ? (c < Double(columns) ? Int(c) : columns - 1) : 0  // NaN-safe
+    Self._cell(x, origin: originX, inverse: inverseCell, count: columns)
   }
 
   @inlinable @inline(__always) func _row(_ y: Double) -> Int {
-    let c = (y - originY) * inverseCell
-    return c >= 0 ? (c < Double(gridRows) ? Int(c) : gridRows - 1) : 0
+    Self._cell(y, origin: originY, inverse: inverseCell, count: gridRows)
   }
 
   public mutating func update(with frame: PresentationFrame) {
@@ -117,7 +122,6 @@ public struct UniformGrid: HitTestStrategy {
     if cellStart.count < cells + 1 {
       cellStart = [Int32](repeating: 0, count: Swift.max(cells + 1, n + 2 * Self.maxCellsPerSide + 2))
     }
-    if span.count < count { span = [SIMD4<Int32>](repeating: .zero, count: count) }
     // Pass 1: count references per cell (and mark the rows that overflow). Pass 2: fill, rows
     // in descending priority, advancing each cell's start; overflow rows merge (descending)
     // into the overflow list, which already holds the infinite boxes. Unsafe buffers inside:
@@ -127,14 +131,9 @@ public struct UniformGrid: HitTestStrategy {
     let inv = inverseCell
     let cols = columns
     let rws = gridRows
-    @inline(__always) func col(_ x: Double) -> Int {
-      let c = (x - ox) * inv
-      return c >= 0 ? (c < Double(cols) ? Int(c) : cols - 1) : 0
-    }
-    @inline(__always) func row(_ y: Double) -> Int {
-      let c = (y - oy) * inv
-      return c >= 0 ? (c < Double(rws) ? Int(c) : rws - 1) : 0
-    }
+    // The same mapping as `_column` / `_row`, over locals (no access to self in the loops).
+    @inline(__always) func col(_ x: Double) -> Int { Self._cell(x, origin: ox, inverse: inv, count: cols) }
+    @inline(__always) func row(_ y: Double) -> Int { Self._cell(y, origin: oy, inverse: inv, count: rws) }
     let maxCells = Self.maxCellsPerRow
     var references = 0
     cellStart.withUnsafeMutableBufferPointer { start in
