@@ -34,11 +34,12 @@ public enum Runner {
     (0..<(c.warmup + c.frames)).map { Double($0) / c.fps }
   }
 
-  /// Every frame's points for `queries` per frame.
-  public static func points(_ c: RunConfiguration, model: Layer, builder: PresentationFrameBuilder, queries: Int)
-    -> [Point]
-  {
-    let ts = times(c)
+  /// Every frame's points for `queries` per frame, at the configuration's frame times or at
+  /// `times` when given (frame k at times[k]).
+  public static func points(
+    _ c: RunConfiguration, model: Layer, builder: PresentationFrameBuilder, queries: Int, times: [Double]? = nil
+  ) -> [Point] {
+    let ts = times ?? Self.times(c)
     let area = model.frame.isNull ? model.bounds : model.frame
     let gen = WorkloadGenerator(c.workload, area: area, seed: c.seed)
     var out = [Point](repeating: .zero, count: ts.count * queries)

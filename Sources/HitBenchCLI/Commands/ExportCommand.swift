@@ -1,5 +1,4 @@
 import BenchKit
-import HitTesting
 import LayerModel
 import Scenes
 
@@ -45,21 +44,9 @@ enum ExportCommand {
     for r in 0..<frame.count where frame.flags[r].contains(.hittable) {
       boxes += "\(frame.worldMinX[r]),\(frame.worldMinY[r]),\(frame.worldMaxX[r]),\(frame.worldMaxY[r]),\(r)\n"
     }
-    var c = o.run
-    c.warmup = 0
-    c.frames = 1
-    c.fps = 1
+    // The workload's points for one frame at time T (frame index 0 of the workload's sequence).
     let q = o.run.queries.first ?? 100
-    var single = c
-    single.queries = [q]
-    // The workload's points for a frame at time T: frame 0 of a one-frame run shifted to T.
-    let area = model.frame.isNull ? model.bounds : model.frame
-    var pts = [Point](repeating: .zero, count: q)
-    var grid = HitTestingGrid()
-    grid.update(frame)
-    pts.withUnsafeMutableBufferPointer { buf in
-      WorkloadGenerator(c.workload, area: area, seed: c.seed).fill(buf, frame: 0, time: o.time) { grid.onlyRoot($0) }
-    }
+    let pts = Runner.points(o.run, model: model, builder: builder, queries: q, times: [o.time])
     var points = "x,y\n"
     for p in pts { points += "\(p.x),\(p.y)\n" }
     try? makeDirectory(dir)
@@ -67,15 +54,5 @@ enum ExportCommand {
       try SceneFile.writeText(boxes, to: dir + "/boxes.csv")
       try SceneFile.writeText(points, to: dir + "/points.csv")
     } catch { throw .data(error.description) }
-  }
-}
-
-/// A grid over one frame, answering "does this point hit only the root" for the miss workload.
-struct HitTestingGrid {
-  var grid = UniformGrid()
-  mutating func update(_ f: PresentationFrame) { grid.update(with: f) }
-  func onlyRoot(_ p: Point) -> Bool {
-    let h = grid.hitTest(p)
-    return h == nil || h == LayerID(0)
   }
 }
