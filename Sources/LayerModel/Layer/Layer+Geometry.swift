@@ -7,8 +7,11 @@ extension Layer {
     LayerState(self).transformToSuperlayer(parent: superlayer.map(LayerState.init))
   }
 
-  /// The plane map from this layer's space to its superlayer's (rows and columns 1, 2, 4).
-  public var homographyToSuperlayer: Homography { transformToSuperlayer.homography }
+  /// The plane map from this layer's space to its superlayer's (rows and columns 1, 2, 4),
+  /// computed as the frame builder computes it.
+  public var homographyToSuperlayer: Homography {
+    LayerState(self).homographyToSuperlayer(parent: superlayer.map(LayerState.init))
+  }
 
   /// The bounding box of the bounds corners in the superlayer's space (without the superlayer's
   /// sublayerTransform, as CALayer's frame). Null when a corner lies behind the viewer.
@@ -168,10 +171,12 @@ public struct LayerState: Sendable {
 
   /// The plane map into the parent's space: `transformToSuperlayer(parent:).homography`, in
   /// closed form for the common case (an affine transform under a parent without a
-  /// sublayerTransform: z then plays no part), else through the 4x4 products.
-  public func homographyToSuperlayer(parentSublayerTransform: Transform3D?, parent: LayerState?) -> Homography {
+  /// sublayerTransform: z then plays no part), else through the 4x4 products. Only the
+  /// parent's sublayerTransform matters, so a caller may pass nil for a parent whose
+  /// sublayerTransform is the identity (the frame builder does, to avoid copying its state).
+  public func homographyToSuperlayer(parent: LayerState?) -> Homography {
     let m = transform
-    if parentSublayerTransform == nil || parentSublayerTransform!.isIdentity, m.isAffine {
+    if parent?.sublayerTransform.isIdentity ?? true, m.isAffine {
       let a = anchorInBounds
       return Homography(
         m11: m.m11, m12: m.m12, m14: 0, m21: m.m21, m22: m.m22, m24: 0,

@@ -188,12 +188,8 @@ public final class PresentationFrameBuilder {
         localTime[m] = t
         (st + m).pointee = LayerState(layer)
         if animated { _applySteps(m, t, &(st + m).pointee) }
-        let h: Homography
-        if p < 0 || st[p].sublayerTransform.isIdentity {
-          h = st[m].homographyToSuperlayer(parentSublayerTransform: nil, parent: nil)
-        } else {
-          h = st[m].transformToSuperlayer(parent: st[p]).homography
-        }
+        // The parent's state is copied only when its sublayerTransform matters (rare).
+        let h = st[m].homographyToSuperlayer(parent: p < 0 || st[p].sublayerTransform.isIdentity ? nil : st[p])
         let s = UnsafePointer(st + m)
         levelMap[m] = h
         if let inv = h.inverted {
