@@ -33,16 +33,7 @@ public struct ArgumentParser<Options> {
     _ name: String, _ keyPath: WritableKeyPath<Options, T>, valueName: String, help: String, expected: String,
     parse: @escaping (String) -> T?
   ) {
-    let command = command
-    specs.append(
-      Spec(name: name, valueName: valueName, help: help) {
-        (options: inout Options, value: String) throws(CommandError) in
-        guard let v = parse(value) else {
-          throw CommandError.usage(
-            command: command, message: "invalid value '\(value)' for \(name): expected \(expected)")
-        }
-        options[keyPath: keyPath] = v
-      })
+    _addParsed(name, valueName, help, expected, parse) { $0[keyPath: keyPath] = $1 }
   }
 
   /// An option that sets an optional field (nil until given). A separate label from `option`,
@@ -51,22 +42,21 @@ public struct ArgumentParser<Options> {
     _ name: String, optional keyPath: WritableKeyPath<Options, T?>, valueName: String, help: String,
     expected: String, parse: @escaping (String) -> T?
   ) {
-    let command = command
-    specs.append(
-      Spec(name: name, valueName: valueName, help: help) {
-        (options: inout Options, value: String) throws(CommandError) in
-        guard let v = parse(value) else {
-          throw CommandError.usage(
-            command: command, message: "invalid value '\(value)' for \(name): expected \(expected)")
-        }
-        options[keyPath: keyPath] = v
-      })
+    _addParsed(name, valueName, help, expected, parse) { $0[keyPath: keyPath] = $1 }
   }
 
   /// A repeatable option that appends each value.
   public mutating func repeatedOption<T>(
     _ name: String, _ keyPath: WritableKeyPath<Options, [T]>, valueName: String, help: String, expected: String,
     parse: @escaping (String) -> T?
+  ) {
+    _addParsed(name, valueName, help, expected, parse) { $0[keyPath: keyPath].append($1) }
+  }
+
+  /// The shared spec of the three: parse, or a usage error naming the flag and the expectation.
+  private mutating func _addParsed<T>(
+    _ name: String, _ valueName: String, _ help: String, _ expected: String, _ parse: @escaping (String) -> T?,
+    _ store: @escaping (inout Options, T) -> Void
   ) {
     let command = command
     specs.append(
@@ -76,7 +66,7 @@ public struct ArgumentParser<Options> {
           throw CommandError.usage(
             command: command, message: "invalid value '\(value)' for \(name): expected \(expected)")
         }
-        options[keyPath: keyPath].append(v)
+        store(&options, v)
       })
   }
 
@@ -186,9 +176,14 @@ enum ArgumentValues {
     return v
   }
 
-  static func nonNegativeInt(_ s: String) -> Int? {
-    guard let v = Int(s.trimmingWhitespace), v >= 0 else { return nil }
-    return v
+  /// A parser for an integer within `range` (the text as `Int` reads it).
+  static func integer(in range: ClosedRange<Int>) -> (String) -> Int? {
+    { s in Int(s).flatMap { range.contains($0) ? $0 : nil } }
+  }
+
+  /// A parser for a finite number within `range`.
+  static func number(in range: ClosedRange<Double>) -> (String) -> Double? {
+    { s in finite(s).flatMap { range.contains($0) ? $0 : nil } }
   }
 
   static func uint64(_ s: String) -> UInt64? { UInt64(s.trimmingWhitespace) }

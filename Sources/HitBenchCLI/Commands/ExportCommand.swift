@@ -23,7 +23,7 @@ enum ExportCommand {
     p.option(
       "--queries", \.run.queries, valueName: "Q", help: "points to export (default 100)",
       expected: "an integer from 1 to 1000000"
-    ) { s in Int(s).flatMap { (1...1_000_000).contains($0) ? [$0] : nil } }
+    ) { s in ArgumentValues.integer(in: 1...1_000_000)(s).map { [$0] } }
     p.option(
       "--time", \.time, valueName: "T", help: "clock time of the frame (default 0)", expected: "a finite number",
       parse: ArgumentValues.finite)

@@ -18,12 +18,10 @@ enum GenerateCommand {
     p.requiredPositionals = 1
     p.option(
       "--layers", \.layers, valueName: "N", help: "layers, 10 to 1,000,000 (default 1000)",
-      expected: "an integer from 10 to 1000000"
-    ) { s in Int(s).flatMap { SceneGenerator.layerRange.contains($0) ? $0 : nil } }
+      expected: "an integer from 10 to 1000000", parse: ArgumentValues.integer(in: SceneGenerator.layerRange))
     p.option(
       "--animated", \.animated, valueName: "F", help: "fraction of layers animated (default 1)",
-      expected: "a number from 0 to 1"
-    ) { s in ArgumentValues.finite(s).flatMap { (0...1).contains($0) ? $0 : nil } }
+      expected: "a number from 0 to 1", parse: ArgumentValues.number(in: 0...1))
     p.option(
       "--seed", \.seed, valueName: "S", help: "seed (default 1)", expected: "an unsigned integer",
       parse: ArgumentValues.uint64)

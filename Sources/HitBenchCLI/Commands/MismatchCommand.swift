@@ -28,16 +28,14 @@ enum MismatchCommand {
       return ks.contains(where: { $0 == nil }) || ks.isEmpty ? nil : ks.map { $0! }
     }
     p.option(
-      "--layers", \.layers, valueName: "N", help: "layers (default 10,000)", expected: "an integer from 10 to 1000000"
-    ) { s in Int(s).flatMap { SceneGenerator.layerRange.contains($0) ? $0 : nil } }
+      "--layers", \.layers, valueName: "N", help: "layers (default 10,000)", expected: "an integer from 10 to 1000000",
+      parse: ArgumentValues.integer(in: SceneGenerator.layerRange))
     p.option(
       "--frames", \.frames, valueName: "F", help: "frames, 1/120 s apart (default 60)",
-      expected: "an integer from 1 to 100000"
-    ) { s in Int(s).flatMap { (1...100_000).contains($0) ? $0 : nil } }
+      expected: "an integer from 1 to 100000", parse: ArgumentValues.integer(in: 1...100_000))
     p.option(
       "--queries", \.queries, valueName: "Q", help: "uniform points per frame (default 1000)",
-      expected: "an integer from 1 to 1000000"
-    ) { s in Int(s).flatMap { (1...1_000_000).contains($0) ? $0 : nil } }
+      expected: "an integer from 1 to 1000000", parse: ArgumentValues.integer(in: 1...1_000_000))
     p.option(
       "--seed", \.seed, valueName: "S", help: "seed (default 1)", expected: "an unsigned integer",
       parse: ArgumentValues.uint64)

@@ -26,7 +26,7 @@ enum ProfileCommand {
     p.option(
       "--queries", \.run.queries, valueName: "Q", help: "queries per repetition (default 1000)",
       expected: "an integer from 1 to 1000000"
-    ) { s in Int(s).flatMap { (1...1_000_000).contains($0) ? [$0] : nil } }
+    ) { s in ArgumentValues.integer(in: 1...1_000_000)(s).map { [$0] } }
     p.option(
       "--strategy", optional: \.strategy, valueName: "NAME", help: "the strategy to profile",
       expected: "one of \(StrategyKind.allCases.map(\.rawValue).joined(separator: ", "))"
@@ -37,8 +37,7 @@ enum ProfileCommand {
     ) { ProfilePhase(rawValue: $0) }
     p.option(
       "--seconds", \.seconds, valueName: "T", help: "how long to loop (default 5)",
-      expected: "seconds from 0.01 to 3600"
-    ) { s in ArgumentValues.finite(s).flatMap { (0.01...3600).contains($0) ? $0 : nil } }
+      expected: "seconds from 0.01 to 3600", parse: ArgumentValues.number(in: 0.01...3600))
     p.option(
       "--perf-control", optional: \.perfControl, valueName: "FIFO[,ACK]",
       help: "perf's control FIFO (and ack FIFO): counters enabled only around the loop", expected: "FIFO or FIFO,ACK"

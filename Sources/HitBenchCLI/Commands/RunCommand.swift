@@ -29,12 +29,10 @@ enum RunCommand {
     p.option(
       "--layers", \.config.layers, valueName: "N",
       help: "layers in a generated scene, 10 to 1,000,000 (default 10,000)",
-      expected: "an integer from 10 to 1000000"
-    ) { s in Int(s).flatMap { SceneGenerator.layerRange.contains($0) ? $0 : nil } }
+      expected: "an integer from 10 to 1000000", parse: ArgumentValues.integer(in: SceneGenerator.layerRange))
     p.option(
       "--animated", \.config.animatedFraction, valueName: "F", help: "fraction of layers animated, 0 to 1 (default 1)",
-      expected: "a number from 0 to 1"
-    ) { s in ArgumentValues.finite(s).flatMap { (0...1).contains($0) ? $0 : nil } }
+      expected: "a number from 0 to 1", parse: ArgumentValues.number(in: 0...1))
     p.option(
       "--strategy", \.config.strategies, valueName: "A,B|all", help: "strategies (default all)",
       expected: "a comma-separated list of \(StrategyKind.allCases.map(\.rawValue).joined(separator: ", ")) or all",
@@ -54,16 +52,13 @@ enum RunCommand {
     ) { Workload(rawValue: $0) }
     p.option(
       "--frames", \.config.frames, valueName: "F", help: "measured frames (default 60)",
-      expected: "an integer from 1 to 100000"
-    ) { s in Int(s).flatMap { (1...100_000).contains($0) ? $0 : nil } }
+      expected: "an integer from 1 to 100000", parse: ArgumentValues.integer(in: 1...100_000))
     p.option(
       "--warmup", \.config.warmup, valueName: "W", help: "warm-up frames, not counted (default 10)",
-      expected: "an integer from 0 to 100000"
-    ) { s in Int(s).flatMap { (0...100_000).contains($0) ? $0 : nil } }
+      expected: "an integer from 0 to 100000", parse: ArgumentValues.integer(in: 0...100_000))
     p.option(
       "--fps", \.config.fps, valueName: "FPS", help: "frame rate: the clock advances 1/FPS a frame (default 120)",
-      expected: "a number from 1 to 1000"
-    ) { s in ArgumentValues.finite(s).flatMap { (1...1000).contains($0) ? $0 : nil } }
+      expected: "a number from 1 to 1000", parse: ArgumentValues.number(in: 1...1000))
     p.option(
       "--seed", \.config.seed, valueName: "S", help: "seed for scenes and points (default 1)",
       expected: "an unsigned integer", parse: ArgumentValues.uint64)

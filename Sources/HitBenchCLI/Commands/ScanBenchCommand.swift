@@ -20,12 +20,10 @@ enum ScanBenchCommand {
     ) { SceneKind(rawValue: $0).map { .generated($0) } }
     p.option(
       "--layers", \.run.layers, valueName: "N", help: "layers (default 10,000)",
-      expected: "an integer from 10 to 1000000"
-    ) { s in Int(s).flatMap { SceneGenerator.layerRange.contains($0) ? $0 : nil } }
+      expected: "an integer from 10 to 1000000", parse: ArgumentValues.integer(in: SceneGenerator.layerRange))
     p.option(
       "--repeats", \.repeats, valueName: "R", help: "timed repetitions, the median is reported (default 30)",
-      expected: "an integer from 1 to 10000"
-    ) { s in Int(s).flatMap { (1...10_000).contains($0) ? $0 : nil } }
+      expected: "an integer from 1 to 10000", parse: ArgumentValues.integer(in: 1...10_000))
     return p
   }
 
