@@ -174,8 +174,12 @@ func referenceAgrees(
         a.timingFunctions = seed % 4 == 0 ? [.easeIn, .easeOut] : nil
         a.timingFunction = .easeInEaseOut
         a.duration = 1.3
-        a.repeatCount = .infinity
-        a.autoreverses = true
+        a.repeatCount = [.infinity, 0.5, 0.75, 2.25][Int(seed / 6) % 4]
+        a.autoreverses = seed % 3 != 0
+        a.timeOffset = [0, 0.4, 2.9, -1.1][Int(seed / 3) % 4]
+        a.beginTime = Double(seed % 5) * 0.3
+        a.fillMode = FillMode.allCases[Int(seed / 4) % 4]
+        a.isRemovedOnCompletion = seed % 7 < 3
         k.add(a, forKey: "extra")
       }
       let t = Double(seed) * 0.173

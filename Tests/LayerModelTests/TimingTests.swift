@@ -45,7 +45,9 @@ private func near(_ a: Double?, _ b: Double, _ eps: Double = 1e-12) -> Bool {
     t.repeatCount = .infinity
     #expect(near(progress(t, 1e6 + 0.5), 0.5, 1e-9))
     t.repeatCount = 0.5
-    #expect(t.activeDuration() == 1, "repeatCount below 1 plays one cycle (SEMANTICS.md: max(repeatCount, 1))")
+    #expect(t.activeDuration() == 0.5, "repeatCount below 1 plays that fraction of one cycle")
+    t.repeatCount = 0
+    #expect(t.activeDuration() == 1, "repeatCount 0 plays one cycle")
   }
 
   @Test func repeatDurationOverridesRepeatCount() {

@@ -21,6 +21,10 @@ public class Animation: MediaTimed {
   /// Applies the animation to `state` at `parentTime`, the layer's local time.
   public func apply(to state: inout LayerState, atParentTime parentTime: Double) {}
 
+  /// Computes whatever the animation derives from its fields on first evaluation, so that
+  /// evaluating it later allocates nothing (the frame builder calls this when it compiles).
+  func _prepareForEvaluation() {}
+
   /// A deep copy (subclasses copy their own fields).
   public func copy() -> Animation {
     let a = Animation()

@@ -19,6 +19,10 @@ public final class AnimationGroup: Animation {
     }
   }
 
+  override func _prepareForEvaluation() {
+    for a in animations { a._prepareForEvaluation() }
+  }
+
   public override func copy() -> Animation {
     let g = AnimationGroup(animations.map { $0.copy() })
     _copyBase(into: g)

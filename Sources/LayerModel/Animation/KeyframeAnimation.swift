@@ -376,6 +376,8 @@ public final class KeyframeAnimation: PropertyAnimation {
     }
   }
 
+  override func _prepareForEvaluation() { _ = _prepare() }
+
   public override func copy() -> Animation {
     let a = KeyframeAnimation(keyPath: keyPath)
     _copyProperty(into: a)

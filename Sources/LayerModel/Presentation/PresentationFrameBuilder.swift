@@ -129,6 +129,7 @@ public final class PresentationFrameBuilder {
                 timing: k.timing, removedOnCompletion: k.isRemovedOnCompletion, timingFunction: k.timingFunction,
                 discrete: t.discrete, keyTimes: kt, points: pts, segmentFunctions: t.segmentFunctions)))
         } else {
+          animation._prepareForEvaluation()
           steps.append(.generic(animation))
         }
       }

@@ -68,62 +68,98 @@ public struct MediaTiming: Hashable, Sendable {
     isAnimation && duration == 0 ? Self.defaultAnimationDuration : duration
   }
 
-  /// The active duration: `repeatDuration` when positive, else `max(repeatCount, 1)` cycles.
+  /// The active duration D: `repeatDuration` when positive, else `repeatCount` cycles when
+  /// positive (a fraction below 1 plays that part of one cycle), else one cycle.
   public func activeDuration(isAnimation: Bool = true) -> Double {
     let d = _iterationDuration(isAnimation: isAnimation)
     let cycle = autoreverses ? 2 * d : d
-    return repeatDuration > 0 ? repeatDuration : Swift.max(repeatCount, 1) * cycle
+    if repeatDuration > 0 { return repeatDuration }
+    return (repeatCount > 0 ? repeatCount : 1) * cycle
+  }
+
+  /// Where the active period places parent time `parent`, before the iteration rule: the
+  /// active time `ta = (parent - beginTime) * speed` decides (before the offset is added)
+  /// whether the object is before its start, inside, or after its end; the answer is then the
+  /// time the iteration rule maps (`timeOffset` before the start, `ta + timeOffset` inside,
+  /// `timeOffset + D` after the end). See docs/timing.md.
+  @usableFromInline enum _Phase {
+    case before(Double)
+    case active(Double)
+    case after(Double)
+    case undefined
+  }
+
+  @inlinable func _phase(atParentTime parent: Double, activeDuration total: Double) -> _Phase {
+    let ta = (parent - beginTime) * speed
+    if ta.isNaN { return .undefined }
+    if ta < 0 { return .before(timeOffset) }
+    if ta >= total { return .after(timeOffset + total) }
+    return .active(ta + timeOffset)
   }
 
   /// Where an animation is at parent time `parent`, or nil when it is not applied then
   /// (before its start without a backwards fill; at or after its end unless it fills forwards
-  /// and is not removed on completion). See docs/timing.md for each edge.
+  /// and is not removed on completion). An offset shifts the time inside the active period and
+  /// wraps around at the end of each iteration; it does not move the period. See
+  /// docs/timing.md for each edge.
   public func activeTime(atParentTime parent: Double, removedOnCompletion: Bool) -> ActiveTime? {
-    let t = localTime(fromParent: parent)
-    guard !t.isNaN else { return nil }
     let d = _iterationDuration(isAnimation: true)
     let total = activeDuration()
-    if t < 0 {
+    switch _phase(atParentTime: parent, activeDuration: total) {
+    case .undefined: return nil
+    case .before(let t):
       guard fillMode.fillsBackwards else { return nil }
-      return ActiveTime(progress: 0, cycle: 0, seconds: 0)
-    }
-    if t >= total {
+      return _position(at: t, duration: d)
+    case .active(let t):
+      return _position(at: t, duration: d)
+    case .after(let t):
       guard fillMode.fillsForwards && !removedOnCompletion, total.isFinite else { return nil }
-      return _endOfIteration(at: total, duration: d)
+      return _endOfIteration(at: t, duration: d)
     }
-    return _position(at: t, duration: d)
   }
 
-  /// A layer's local time for its sublayers and animations: the linear map, then the iteration
-  /// mapping when the layer has a finite duration (layers are never removed or filled).
+  /// A layer's local time for its sublayers and animations: the linear map when the layer's
+  /// duration is infinite (the default); with a finite duration, the active period and
+  /// iteration rule of an animation, in seconds, holding both ends (layers are never removed).
   public func layerLocalTime(fromParent parent: Double) -> Double {
-    let t = localTime(fromParent: parent)
-    guard duration.isFinite, duration > 0, t.isFinite else { return t }
+    guard duration.isFinite, duration > 0 else { return localTime(fromParent: parent) }
     let total = activeDuration(isAnimation: false)
-    if t < 0 { return 0 }
-    if t >= total { return _endOfIteration(at: total, duration: duration).seconds }
-    return _position(at: t, duration: duration).seconds
+    switch _phase(atParentTime: parent, activeDuration: total) {
+    case .undefined: return .nan
+    case .before(let t), .active(let t): return _position(at: t, duration: duration).seconds
+    case .after(let t):
+      guard total.isFinite else { return localTime(fromParent: parent) }
+      return _endOfIteration(at: t, duration: duration).seconds
+    }
   }
 
-  /// Inside the active period: iteration k = floor(t / d), progress mirrored on odd iterations.
+  /// The iteration rule at time t (offset included): iteration k = floor(t / d), progress
+  /// mirrored on odd iterations when autoreversing. An exact boundary starts the next iteration.
   func _position(at t: Double, duration d: Double) -> ActiveTime {
-    guard d.isFinite, d > 0 else { return ActiveTime(progress: 0, cycle: 0, seconds: t) }
+    guard d.isFinite, d > 0, t.isFinite else { return ActiveTime(progress: 0, cycle: 0, seconds: t.isFinite ? t : 0) }
     let k = (t / d).rounded(.down)
     var f = (t - k * d) / d
-    let ki = k < 9e15 ? Int(k) : Int(9e15)
+    let ki = Self._iterationIndex(k)
     if autoreverses && ki & 1 == 1 { f = 1 - f }
     f = Swift.min(Swift.max(f, 0), 1)
     return ActiveTime(progress: f, cycle: autoreverses ? ki >> 1 : ki, seconds: f * d)
   }
 
-  /// The held state at the end of the active period: an exact iteration boundary belongs to
-  /// the iteration that ends there (progress 1, or 0 after a reversed half).
-  func _endOfIteration(at total: Double, duration d: Double) -> ActiveTime {
-    guard d.isFinite, d > 0 else { return ActiveTime(progress: 1, cycle: 0, seconds: total) }
-    let k = Swift.max((total / d).rounded(.up) - 1, 0)
-    var f = Swift.min((total - k * d) / d, 1)
-    let ki = k < 9e15 ? Int(k) : Int(9e15)
+  /// The held state at time t = timeOffset + D (after the active period): an exact iteration
+  /// boundary belongs to the iteration that ends there (progress 1, or 0 after a reversed half).
+  func _endOfIteration(at t: Double, duration d: Double) -> ActiveTime {
+    guard d.isFinite, d > 0, t.isFinite else { return ActiveTime(progress: 1, cycle: 0, seconds: d.isFinite ? d : 0) }
+    let k = (t / d).rounded(.up) - 1
+    var f = Swift.min(Swift.max((t - k * d) / d, 0), 1)
+    let ki = Self._iterationIndex(k)
     if autoreverses && ki & 1 == 1 { f = 1 - f }
     return ActiveTime(progress: f, cycle: autoreverses ? ki >> 1 : ki, seconds: f * d)
+  }
+
+  /// An iteration count as an Int, clamped to ±2^53 (beyond that the parity no longer matters:
+  /// a Double that large cannot hold a fraction of an iteration).
+  static func _iterationIndex(_ k: Double) -> Int {
+    let limit = 9_007_199_254_740_992.0
+    return k >= limit ? Int(limit) : (k <= -limit ? -Int(limit) : Int(k))
   }
 }

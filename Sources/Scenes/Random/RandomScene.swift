@@ -75,6 +75,20 @@ public struct RandomScene {
     if rng.chance(0.1) { l.opacity = [0, 0.005, 0.01, 0.0101, 0.5][rng.below(5)] }
     l.isUserInteractionEnabled = !rng.chance(0.07)
     if rng.chance(animatedFraction) { _animate(l, &rng) }
+    if rng.chance(0.08) { _retime(&l.timing, &rng, layer: true) }
+  }
+
+  /// Random media timing on top of an animation's (or a layer's): offsets inside and beyond
+  /// a cycle, fractional and finite repeat counts, fills, begin times and speeds, so the active
+  /// period rules (docs/timing.md) are exercised by every check that uses these scenes.
+  private func _retime(_ t: inout MediaTiming, _ rng: inout SplitMix64, layer: Bool) {
+    if layer { t.duration = rng.uniform(0.5, 3) }
+    if rng.chance(0.6) { t.timeOffset = rng.uniform(-2, 4) }
+    if rng.chance(0.6) { t.repeatCount = [0.5, 0.75, 1, 1.5, 2.25, .infinity][rng.below(6)] }
+    if rng.chance(0.2) { t.autoreverses.toggle() }
+    if rng.chance(0.4) { t.beginTime = rng.uniform(-1, 3) }
+    if rng.chance(0.2) { t.speed = [0.5, 2, 0][rng.below(3)] }
+    if !layer { t.fillMode = FillMode.allCases[rng.below(4)] }
   }
 
   private func _transform(_ rng: inout SplitMix64) -> Transform3D {
@@ -103,6 +117,14 @@ public struct RandomScene {
   }
 
   private func _animate(_ l: Layer, _ rng: inout SplitMix64) {
+    _addAnimation(l, &rng)
+    if rng.chance(0.4), let key = l.animationKeys().last, let a = l.animation(forKey: key) {
+      _retime(&a.timing, &rng, layer: false)
+      a.isRemovedOnCompletion = rng.chance(0.5)
+    }
+  }
+
+  private func _addAnimation(_ l: Layer, _ rng: inout SplitMix64) {
     let duration = rng.uniform(0.5, 3)
     switch rng.below(7) {
     case 0:
