@@ -1,19 +1,32 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Optimisation flags for measured code: release builds only, so `swift test` (debug) keeps its checks.
-let releaseFlags: [SwiftSetting] = [
-  .unsafeFlags(["-Ounchecked"], .when(configuration: .release))
+/// Every target: `_checkInvariants()` is compiled in for debug builds (so the test suite runs
+/// with every invariant checked) and compiles to nothing in release builds.
+let checked: [SwiftSetting] = [
+  .define("HITBENCH_INTERNAL_CHECKS", .when(configuration: .debug))
 ]
+
+/// The measured hot paths (presentation build, strategies): `-Ounchecked` in release builds,
+/// where docs/optimisation-log.md shows it pays. Parsing, the model, the CLI and file output
+/// keep every check.
+let hotPath: [SwiftSetting] =
+  checked + [
+    .unsafeFlags(["-Ounchecked"], .when(configuration: .release))
+  ]
 
 let package = Package(
   name: "HitBench",
   products: [
     .executable(name: "hitbench", targets: ["hitbench"]),
     .library(name: "LayerModel", targets: ["LayerModel"]),
+    .library(name: "SceneFormat", targets: ["SceneFormat"]),
+    .library(name: "Presentation", targets: ["Presentation"]),
     .library(name: "HitTesting", targets: ["HitTesting"]),
     .library(name: "Scenes", targets: ["Scenes"]),
+    .library(name: "Verification", targets: ["Verification"]),
     .library(name: "BenchKitLib", targets: ["BenchKit"]),
+    .library(name: "HitBenchCLI", targets: ["HitBenchCLI"]),
   ],
   targets: [
     // jemalloc from Debian (libjemalloc-dev): replaces malloc process-wide and exposes its counters.
@@ -23,30 +36,53 @@ let package = Package(
       pkgConfig: "jemalloc",
       providers: [.apt(["libjemalloc-dev"])]
     ),
-    // Geometry, layers, time, animation, presentation frames and scene files.
-    .target(name: "LayerModel", swiftSettings: releaseFlags),
-    // The hit-test strategies and the generic query loop that drives them.
-    .target(name: "HitTesting", dependencies: ["LayerModel", "Scenes"], swiftSettings: releaseFlags),
+    // Support: JSON values and their parser; bounded reads and atomic file output.
+    .target(name: "JSON", swiftSettings: checked),
+    .target(name: "FileIO", swiftSettings: checked),
+    // Geometry, layers, hit-test semantics, media timing and animations: the model tree.
+    .target(name: "LayerModel", swiftSettings: checked),
+    // Scene files: reading (with JSON paths in errors) and writing.
+    .target(name: "SceneFormat", dependencies: ["LayerModel", "JSON", "FileIO"], swiftSettings: checked),
+    // The presentation tree at time t, flattened: PresentationFrame and its builder.
+    .target(name: "Presentation", dependencies: ["LayerModel"], swiftSettings: hotPath),
+    // The hit-test strategies and the generic loops that drive them.
+    .target(name: "HitTesting", dependencies: ["LayerModel", "Presentation"], swiftSettings: hotPath),
     // Synthetic scene generators and query workloads.
-    .target(name: "Scenes", dependencies: ["LayerModel"], swiftSettings: releaseFlags),
-    // Runner, statistics, allocation counters and reporters.
+    .target(name: "Scenes", dependencies: ["LayerModel", "Presentation"], swiftSettings: checked),
+    // Differential verification: random hostile scenes, the verifier, answer comparison.
+    .target(
+      name: "Verification", dependencies: ["LayerModel", "Presentation", "HitTesting", "Scenes", "SceneFormat"],
+      swiftSettings: checked),
+    // Runner, statistics, allocation counters, reporters, the suite DSL.
     .target(
       name: "BenchKit",
-      dependencies: ["HitTesting", "Scenes", "CJemalloc"],
-      swiftSettings: releaseFlags
+      dependencies: ["HitTesting", "Scenes", "Verification", "SceneFormat", "JSON", "FileIO", "CJemalloc"],
+      swiftSettings: checked
     ),
     // The benchmark suites, written in BenchKit's declarative DSL.
-    .target(name: "BenchmarkSuites", dependencies: ["BenchKit"], path: "Benchmarks"),
+    .target(name: "BenchmarkSuites", dependencies: ["BenchKit"], path: "Benchmarks", swiftSettings: checked),
     // Every `hitbench` verb, as a library so tests can drive the parser in process.
     .target(
       name: "HitBenchCLI",
-      dependencies: ["LayerModel", "HitTesting", "Scenes", "BenchKit", "BenchmarkSuites"],
-      swiftSettings: releaseFlags
+      dependencies: [
+        "LayerModel", "SceneFormat", "Presentation", "HitTesting", "Scenes", "Verification", "BenchKit",
+        "BenchmarkSuites", "JSON", "FileIO",
+      ],
+      swiftSettings: checked
     ),
-    .executableTarget(name: "hitbench", dependencies: ["HitBenchCLI"]),
-    .testTarget(name: "LayerModelTests", dependencies: ["LayerModel", "Scenes", "BenchKit"]),
-    .testTarget(name: "HitTestingTests", dependencies: ["HitTesting", "Scenes", "BenchKit"]),
-    .testTarget(name: "BenchKitTests", dependencies: ["BenchKit", "HitTesting", "Scenes", "LayerModel"]),
-    .testTarget(name: "CLITests", dependencies: ["HitBenchCLI"]),
+    .executableTarget(name: "hitbench", dependencies: ["HitBenchCLI"], swiftSettings: checked),
+    .testTarget(
+      name: "LayerModelTests",
+      dependencies: ["LayerModel", "SceneFormat", "Presentation", "JSON", "FileIO", "Scenes", "Verification", "BenchKit"],
+      swiftSettings: checked),
+    .testTarget(
+      name: "HitTestingTests",
+      dependencies: ["HitTesting", "Presentation", "SceneFormat", "Scenes", "Verification", "BenchKit"],
+      swiftSettings: checked),
+    .testTarget(
+      name: "BenchKitTests",
+      dependencies: ["BenchKit", "HitTesting", "Scenes", "LayerModel", "Presentation", "SceneFormat", "JSON"],
+      swiftSettings: checked),
+    .testTarget(name: "CLITests", dependencies: ["HitBenchCLI", "FileIO"], swiftSettings: checked),
   ]
 )

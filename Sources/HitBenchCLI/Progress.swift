@@ -24,16 +24,3 @@ final class Progress {
     if enabled && last >= 0 { Output.err("\r\u{1B}[K") }
   }
 }
-
-#if canImport(Glibc)
-  import Glibc
-#endif
-
-/// Creates a directory and its parents (like mkdir -p).
-func makeDirectory(_ path: String) throws {
-  var current = path.hasPrefix("/") ? "" : "."
-  for part in path.split(separator: "/") {
-    current += "/" + part
-    if mkdir(current, 0o755) != 0 && errno != EEXIST { throw CommandError.data("cannot create directory \(current)") }
-  }
-}

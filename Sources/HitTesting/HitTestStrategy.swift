@@ -1,4 +1,5 @@
 import LayerModel
+import Presentation
 
 /// A way of answering "which layer is under this point" for one presentation frame: the
 /// candidate with the largest row under the frame's semantics (SEMANTICS.md's flat form).

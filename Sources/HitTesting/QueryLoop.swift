@@ -1,4 +1,5 @@
 import LayerModel
+import Presentation
 
 /// The generic driver: one frame's update and queries for a concrete strategy type, so the
 /// compiler specialises the whole loop per strategy (dispatch happens once, in
@@ -67,5 +68,28 @@ public enum StrategyKind: String, CaseIterable, Sendable {
       func visit<S: HitTestStrategy>(_ type: S.Type) -> String { S.summary }
     }
     return dispatch(Summary())
+  }
+}
+
+/// Runs one strategy type over a frame and a list of points (the generic half of the verifier).
+struct _AnswerAll: StrategyVisitor {
+  let frame: PresentationFrame
+  let points: [Point]
+
+  func visit<S: HitTestStrategy>(_ type: S.Type) -> [LayerID?] {
+    var s = S()
+    s.update(with: frame)
+    var out = [LayerID?](repeating: nil, count: points.count)
+    points.withUnsafeBufferPointer { ps in
+      out.withUnsafeMutableBufferPointer { rs in QueryLoop.answer(s, ps, into: rs) }
+    }
+    return out
+  }
+}
+
+extension StrategyKind {
+  /// This strategy's answers for `points` on `frame` (a fresh instance, updated once).
+  public func answers(_ frame: PresentationFrame, _ points: [Point]) -> [LayerID?] {
+    dispatch(_AnswerAll(frame: frame, points: points))
   }
 }

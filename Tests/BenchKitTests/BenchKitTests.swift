@@ -1,3 +1,5 @@
+import SceneFormat
+import Presentation
 import BenchKit
 import HitTesting
 import LayerModel

@@ -1,3 +1,5 @@
+import Verification
+import Presentation
 import LayerModel
 import Scenes
 import Testing

@@ -1,3 +1,5 @@
+import Verification
+import Presentation
 import BenchKit
 import LayerModel
 import Scenes

@@ -1,3 +1,5 @@
+import SceneFormat
+import Presentation
 import LayerModel
 import Scenes
 import Testing

@@ -1,3 +1,4 @@
+import SceneFormat
 import Testing
 
 @testable import LayerModel

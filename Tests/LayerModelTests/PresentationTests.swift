@@ -1,3 +1,6 @@
+import Verification
+import SceneFormat
+import Presentation
 import BenchKit
 import Scenes
 import Testing

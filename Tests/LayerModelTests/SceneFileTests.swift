@@ -1,3 +1,4 @@
+import SceneFormat
 import Testing
 
 @testable import LayerModel
@@ -17,7 +18,7 @@ import Testing
     a.isUserInteractionEnabled = false
     a.timing.speed = 2
     a.timing.beginTime = 1
-    let b = Layer(bounds: Rect(x: 0, y: 0, width: .infinity, height: 1), position: Point(-1e300, 0))
+    let b = Layer(bounds: Rect(x: 0, y: 0, width: .infinity, height: 1), position: Point(-1e12, 0))
     let k = KeyframeAnimation(keyPath: .position)
     k.values = [.point(Point(0, 0)), .point(Point(220, 0)), .point(Point(5, 5))]
     k.keyTimes = [0, 0.25, 1]
@@ -65,7 +66,7 @@ import Testing
     #expect(a.transform == scene.sublayers[0].transform)
     #expect(a.timing.speed == 2)
     let b = a.sublayers[0]
-    #expect(b.bounds.size.width == .infinity && b.position.x == -1e300)
+    #expect(b.bounds.size.width == .infinity && b.position.x == -1e12)
     #expect(b.animationKeys() == ["move", "path", "group"])
     let k = try #require(b.animation(forKey: "move") as? KeyframeAnimation)
     #expect(k.calculationMode == .cubic && k.keyTimes == [0, 0.25, 1] && k.repeatCount == .infinity)

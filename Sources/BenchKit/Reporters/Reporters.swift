@@ -1,4 +1,9 @@
+import FileIO
+import Verification
+import SceneFormat
+import JSON
 import LayerModel
+import Presentation
 
 /// The output formats of `hitbench run`.
 public enum ReportFormat: String, CaseIterable, Sendable {

@@ -1,5 +1,6 @@
 import HitTesting
 import LayerModel
+import Presentation
 
 /// The two floors measured beside the strategies on the same frames and points:
 /// - query floor: per query, one exact test (`isCandidate`) against the row the reference

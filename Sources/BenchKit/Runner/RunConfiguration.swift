@@ -1,5 +1,6 @@
 import HitTesting
 import LayerModel
+import Presentation
 import Scenes
 
 /// Where a run's scene comes from.

@@ -1,5 +1,10 @@
+import FileIO
+import Verification
+import SceneFormat
+import JSON
 import HitTesting
 import LayerModel
+import Presentation
 import Scenes
 
 #if canImport(Glibc)

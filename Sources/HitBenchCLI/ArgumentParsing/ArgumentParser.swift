@@ -1,5 +1,6 @@
 import HitTesting
 import LayerModel
+import Presentation
 
 /// A dependency-free command-line parser in the style of the Swift benchmark suite's ArgParse:
 /// each option writes through a key path into an options struct that holds the defaults.

@@ -1,12 +1,20 @@
+import FileIO
+import Verification
+import SceneFormat
+import JSON
 import LayerModel
+import Presentation
 
 /// Why a command stopped, with the exit code it maps to (sysexits.h): 64 for usage, 65 for bad
-/// input data, 1 for a failed check (a disagreement, a regression).
+/// input data, 73 when an output cannot be created, 1 for a failed check (a disagreement, a
+/// regression). Every description is one line.
 public enum CommandError: Error, CustomStringConvertible {
   /// A bad flag, value or name: exit 64, with the command's usage hint.
   case usage(command: String, message: String)
   /// A bad scene or results file: exit 65.
   case data(String)
+  /// An output file, directory or channel that cannot be created or written: exit 73.
+  case cannotCreate(String)
   /// The command ran and its check failed: exit 1.
   case failed(String)
 
@@ -14,8 +22,14 @@ public enum CommandError: Error, CustomStringConvertible {
     switch self {
     case .usage: 64
     case .data: 65
+    case .cannotCreate: 73
     case .failed: 1
     }
+  }
+
+  /// A file error: unreadable input is bad data (65), unwritable output 73.
+  static func file(_ e: FileIOError) -> CommandError {
+    e.kind == .cannotRead ? .data(e.description) : .cannotCreate(e.description)
   }
 
   public var description: String {
@@ -23,7 +37,7 @@ public enum CommandError: Error, CustomStringConvertible {
     case .usage(let command, let message):
       "hitbench\(command.isEmpty ? "" : " " + command): error: \(message)\n"
         + "Run 'hitbench help\(command.isEmpty ? "" : " " + command)' for usage."
-    case .data(let message): "hitbench: error: \(message)"
+    case .data(let message), .cannotCreate(let message): "hitbench: error: \(message)"
     case .failed(let message): "hitbench: \(message)"
     }
   }

@@ -1,4 +1,9 @@
+import FileIO
+import Verification
+import SceneFormat
+import JSON
 import LayerModel
+import Presentation
 
 /// `hitbench compare BASE.json NEW.json [--threshold 5%]`: per-result changes; exit 1 on a
 /// regression beyond the threshold.
@@ -58,7 +63,8 @@ enum CompareCommand {
   }
 
   static func load(_ path: String) throws(CommandError) -> JSONValue {
-    guard let bytes = SceneFile._readBytes(path) else { throw .data("\(path): cannot read the file") }
+    let bytes: [UInt8]
+    do { bytes = try FileIO.readAll(path) } catch { throw .file(error) }
     let doc: JSONValue
     do { doc = try JSONParser.parse(bytes: bytes) } catch { throw .data("\(path): invalid JSON at \(error)") }
     guard case .array? = doc["results"] else {

@@ -1,5 +1,10 @@
+import FileIO
+import Verification
+import SceneFormat
+import JSON
 import BenchKit
 import LayerModel
+import Presentation
 import Scenes
 
 #if canImport(Glibc)
@@ -49,10 +54,10 @@ enum ExportCommand {
     let pts = Runner.points(o.run, model: model, builder: builder, queries: q, times: [o.time])
     var points = "x,y\n"
     for p in pts { points += "\(p.x),\(p.y)\n" }
-    try? makeDirectory(dir)
     do {
-      try SceneFile.writeText(boxes, to: dir + "/boxes.csv")
-      try SceneFile.writeText(points, to: dir + "/points.csv")
-    } catch { throw .data(error.description) }
+      try FileIO.makeDirectories(dir)
+      try FileIO.writeAtomically(boxes, to: dir + "/boxes.csv")
+      try FileIO.writeAtomically(points, to: dir + "/points.csv")
+    } catch { throw .file(error) }
   }
 }

@@ -1,4 +1,9 @@
+import FileIO
+import Verification
+import SceneFormat
+import JSON
 import LayerModel
+import Presentation
 import Scenes
 
 /// `hitbench generate KIND --layers N [--animated F] [--seed S] -o FILE`.
@@ -43,6 +48,6 @@ enum GenerateCommand {
     }
     guard let path = o.output else { throw .usage(command: "generate", message: "missing -o FILE") }
     let scene = SceneGenerator(kind: kind, layers: o.layers, animatedFraction: o.animated, seed: o.seed).make()
-    do { try SceneFile.write(scene, to: path) } catch { throw .data(error.description) }
+    do { try SceneFile.write(scene, to: path) } catch { throw .file(error) }
   }
 }

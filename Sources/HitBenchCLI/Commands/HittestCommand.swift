@@ -1,5 +1,10 @@
+import FileIO
+import Verification
+import SceneFormat
+import JSON
 import HitTesting
 import LayerModel
+import Presentation
 
 /// `hitbench hittest`: which layer is under each point of a scene, at a time, by a semantics.
 enum HittestCommand {

@@ -1,6 +1,7 @@
 import BenchKit
 import HitTesting
 import LayerModel
+import Presentation
 import Scenes
 
 /// `hitbench mismatch`: how often hit-testing the MODEL tree during animations answers a

@@ -1,6 +1,7 @@
 import BenchKit
 import HitTesting
 import LayerModel
+import Presentation
 import Scenes
 
 #if canImport(Glibc)

@@ -1,7 +1,12 @@
+import FileIO
+import Verification
+import SceneFormat
+import JSON
 import BenchKit
 import BenchmarkSuites
 import HitTesting
 import LayerModel
+import Presentation
 import Scenes
 
 /// `hitbench run`: strategies compared frame by frame on a scene, or a named suite.
@@ -142,7 +147,7 @@ enum RunCommand {
     let report = RunReport(meta: .current(seed: o.config.seed, command: command), results: results)
     let text = report.render(o.format)
     if let path = o.output {
-      do { try SceneFile.writeText(text, to: path) } catch { throw .data(error.description) }
+      do { try FileIO.writeAtomically(text, to: path) } catch { throw .file(error) }
     } else {
       Output.out(text)
     }

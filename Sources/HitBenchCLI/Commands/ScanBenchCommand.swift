@@ -1,6 +1,7 @@
 import BenchKit
 import HitTesting
 import LayerModel
+import Presentation
 import Scenes
 
 /// `hitbench scanbench`: flat-scan's SIMD8 box loop against a scalar loop over the same rows.

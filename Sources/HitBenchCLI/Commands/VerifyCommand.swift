@@ -1,5 +1,10 @@
+import FileIO
+import Verification
+import SceneFormat
+import JSON
 import HitTesting
 import LayerModel
+import Presentation
 import Scenes
 
 /// `hitbench verify`: every strategy against `tree-walk` on random scenes under every preset.
@@ -72,7 +77,7 @@ enum VerifyCommand {
       "\(report.comparisons) comparisons, \(report.tolerated) tolerated (within floating-point tolerance of an edge), \(report.disagreementCount) disagreements\n"
     )
     guard report.disagreementCount > 0 else { return }
-    try? makeDirectory(o.output)
+    do { try FileIO.makeDirectories(o.output) } catch { throw .file(error) }
     for (i, d) in report.disagreements.enumerated() {
       let minimal = Verifier.minimize(d)
       let path = "\(o.output)/disagreement-\(i + 1).json"
@@ -81,7 +86,7 @@ enum VerifyCommand {
       Output.out(
         "\(d.strategy.rawValue) under \(d.semantics.name), scene seed \(d.sceneSeed), t=\(d.time), point \(formatNumber(d.point.x)),\(formatNumber(d.point.y)): got \(name(d.answer)), tree-walk \(name(d.expected)); minimal scene: \(path) (\(minimal.subtreeInPreorder.count) layers)\n"
       )
-      do { try SceneFile.write(minimal, to: path) } catch { Output.err("hitbench: \(error)\n") }
+      do { try SceneFile.write(minimal, to: path) } catch { throw .file(error) }
       Output.out(
         "  reproduce: hitbench hittest --scene \(path) --time \(d.time) --semantics \(d.semantics.name) --strategy all --point \(d.point.x),\(d.point.y)\n"
       )

@@ -1,4 +1,5 @@
 import LayerModel
+import Presentation
 
 /// A BVH over a set of prims (frame rows with Float world boxes), the storage every builder
 /// fills and every BVH strategy queries. Arrays are reused across builds: no allocation once

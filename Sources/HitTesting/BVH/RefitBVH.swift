@@ -1,4 +1,5 @@
 import LayerModel
+import Presentation
 
 /// A BVH built once (binned SAH) over every row, then refitted each frame: leaf boxes from the
 /// rows' new world boxes, interior boxes and priorities bottom-up. It is rebuilt when the row

@@ -1,4 +1,5 @@
 import LayerModel
+import Presentation
 
 extension FlatScan {
   /// Boxes in the scan (hittable rows, padded to a multiple of 8).

@@ -1,4 +1,5 @@
 import LayerModel
+import Presentation
 
 /// The flattened arrays, scanned: the hittable rows' world boxes as Float struct-of-arrays
 /// (rounded outward, so conservative), in descending priority, eight at a time with SIMD8

@@ -1,4 +1,5 @@
 import LayerModel
+import Presentation
 
 /// The flattened tree with subtree skipping (a compositor's hit-test region list): each row
 /// carries the bounding box of every hittable world box in its subtree; a query descends from

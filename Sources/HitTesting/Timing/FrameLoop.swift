@@ -1,4 +1,5 @@
 import LayerModel
+import Presentation
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,5 @@
 import LayerModel
+import Presentation
 
 /// Which phase `ProfileLoop` repeats.
 public enum ProfilePhase: String, CaseIterable, Sendable {

@@ -1,4 +1,5 @@
 import LayerModel
+import Presentation
 
 /// The reference: what Core Animation does. A depth-first descent of the presentation tree from
 /// the root, converting the point one level at a time through each layer's inverse map,

@@ -1,4 +1,5 @@
 import LayerModel
+import Presentation
 
 /// A uniform grid rebuilt every presentation frame. The grid spans the bounding box of the
 /// hittable rows' finite world boxes, with about one cell per row, square cells (the cell side

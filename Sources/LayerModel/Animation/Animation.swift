@@ -23,7 +23,7 @@ public class Animation: MediaTimed {
 
   /// Computes whatever the animation derives from its fields on first evaluation, so that
   /// evaluating it later allocates nothing (the frame builder calls this when it compiles).
-  func _prepareForEvaluation() {}
+  package func _prepareForEvaluation() {}
 
   /// A deep copy (subclasses copy their own fields).
   public func copy() -> Animation {

@@ -19,7 +19,7 @@ public final class AnimationGroup: Animation {
     }
   }
 
-  override func _prepareForEvaluation() {
+  package override func _prepareForEvaluation() {
     for a in animations { a._prepareForEvaluation() }
   }
 

@@ -175,7 +175,7 @@ public final class KeyframeAnimation: PropertyAnimation {
   /// The keyframe point at paced progress `f`: the one function both the class fast path and
   /// the frame builder's compiled tracks use, so both give identical bits.
   @inline(__always)
-  static func _pointAt(
+  package static func _pointAt(
     _ f: Double, discrete: Bool, keyTimes kt: UnsafeBufferPointer<Double>, points: UnsafeBufferPointer<Point>,
     segmentFunctions: [TimingFunction]?
   ) -> Point {
@@ -194,7 +194,7 @@ public final class KeyframeAnimation: PropertyAnimation {
 
   /// A compiled form of this animation for the frame builder, when it is a plain point
   /// keyframe animation of `position` (else nil).
-  var _pointTrack: (keyTimes: [Double], points: [Point], discrete: Bool, segmentFunctions: [TimingFunction]?)? {
+  package var _pointTrack: (keyTimes: [Double], points: [Point], discrete: Bool, segmentFunctions: [TimingFunction]?)? {
     guard !isAdditive, !isCumulative, path == nil, values.count >= 2, keyPath == .position, rotationMode == nil,
       calculationMode == .linear || calculationMode == .paced || calculationMode == .discrete
     else { return nil }
@@ -376,7 +376,7 @@ public final class KeyframeAnimation: PropertyAnimation {
     }
   }
 
-  override func _prepareForEvaluation() { _ = _prepare() }
+  package override func _prepareForEvaluation() { _ = _prepare() }
 
   public override func copy() -> Animation {
     let a = KeyframeAnimation(keyPath: keyPath)

@@ -1,4 +1,5 @@
 import LayerModel
+import Presentation
 
 extension _Builder {
   mutating func particles() {

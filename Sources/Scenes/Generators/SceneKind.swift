@@ -1,4 +1,5 @@
 import LayerModel
+import Presentation
 
 /// The synthetic scene kinds, each standing for a real situation (docs/scenes.md).
 public enum SceneKind: String, CaseIterable, Sendable {

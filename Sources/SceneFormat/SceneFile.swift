@@ -1,9 +1,11 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import FileIO
+import JSON
+import LayerModel
 
 /// What is wrong with a scene file: the file, the JSON path of the offending value (for example
 /// `root.sublayers[2].bounds`) and what was expected. The CLI prints it and exits with 65.
+/// The description is one line of bounded length: long keys are cut, control characters
+/// escaped, and the path of a layer a million levels deep keeps its first and last levels.
 public struct SceneFileError: Error, Sendable, CustomStringConvertible {
   public var file: String
   public var path: String
@@ -15,7 +17,11 @@ public struct SceneFileError: Error, Sendable, CustomStringConvertible {
     self.message = message
   }
 
-  public var description: String { path.isEmpty ? "\(file): \(message)" : "\(file): \(path): \(message)" }
+  public var description: String {
+    let f = FileIO.displayName(file)
+    let m = SceneFile._bounded(message, 400)
+    return path.isEmpty ? "\(f): \(m)" : "\(f): \(SceneFile._bounded(path, 240)): \(m)"
+  }
 }
 
 /// Reading and writing scene files: JSON documents `{"hitbench": 1, "root": {...}}` holding a
@@ -27,8 +33,9 @@ public enum SceneFile {
 
   /// Reads a scene file from disk.
   public static func read(path: String) throws(SceneFileError) -> Layer {
-    guard let bytes = _readBytes(path) else {
-      throw SceneFileError(file: path, path: "", message: "cannot read the file (missing or unreadable)")
+    let bytes: [UInt8]
+    do { bytes = try FileIO.readAll(path) } catch {
+      throw SceneFileError(file: path, path: "", message: error.message)
     }
     return try decode(bytes: bytes, file: path)
   }
@@ -53,40 +60,26 @@ public enum SceneFile {
     (try? decode(encode(root))) ?? root
   }
 
-  /// Writes atomically: to a temporary file beside `path`, then renamed over it, so a failure
-  /// never leaves half a file.
-  public static func write(_ root: Layer, to path: String) throws(SceneFileError) {
-    try writeText(encode(root), to: path)
+  /// Writes atomically (see `FileIO.writeAtomically`): a failure never leaves half a file.
+  public static func write(_ root: Layer, to path: String) throws(FileIOError) {
+    try FileIO.writeAtomically(encode(root), to: path)
   }
 
-  /// Writes text atomically (temporary file, then rename).
-  public static func writeText(_ text: String, to path: String) throws(SceneFileError) {
-    let tmp = path + ".tmp-\(getpid())"
-    guard let f = fopen(tmp, "wb") else {
-      throw SceneFileError(file: path, path: "", message: "cannot write the file: \(String(cString: strerror(errno)))")
-    }
-    let bytes = Array(text.utf8)
-    let written = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, f) }
-    let closed = fclose(f)
-    guard written == bytes.count, closed == 0, rename(tmp, path) == 0 else {
-      unlink(tmp)
-      throw SceneFileError(file: path, path: "", message: "cannot write the file: \(String(cString: strerror(errno)))")
-    }
-  }
-
-  /// A whole file, or nil when it cannot be read.
-  public static func _readBytes(_ path: String) -> [UInt8]? {
-    guard let f = fopen(path, "rb") else { return nil }
-    defer { fclose(f) }
-    var out: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let n = chunk.withUnsafeMutableBufferPointer { fread($0.baseAddress, 1, $0.count, f) }
-      if n > 0 { out.append(contentsOf: chunk[0..<n]) }
-      if n < chunk.count {
-        if ferror(f) != 0 { return nil }
+  /// `text` with control characters escaped, cut to `limit` characters (with an ellipsis).
+  static func _bounded(_ text: String, _ limit: Int) -> String {
+    var out = ""
+    var n = 0
+    for u in text.unicodeScalars {
+      if n >= limit {
+        out += "…"
         break
       }
+      if u.value < 0x20 || u.value == 0x7F {
+        out += "\\u{\(String(u.value, radix: 16))}"
+      } else {
+        out.unicodeScalars.append(u)
+      }
+      n += 1
     }
     return out
   }

@@ -1,3 +1,5 @@
+import LayerModel
+
 /// A layer's identity across frames: its index in the model tree's preorder (sublayers in
 /// array order). Stable while the topology is unchanged, whatever the animations do.
 public struct LayerID: Hashable, Sendable, Comparable, CustomStringConvertible {

@@ -49,8 +49,8 @@ public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
 /// A recursive-descent JSON reader (RFC 8259) with a nesting limit, so a hostile file cannot
 /// overflow the stack.
 public struct JSONParser {
-  let bytes: [UInt8]
-  var i = 0
+  public let bytes: [UInt8]
+  public var i = 0
   private var depth = 0
   /// Deeper values are rejected with an error rather than a crash: small enough for a 512 KiB
   /// thread stack in a debug build. (Scene layers nest without this parser's recursion.)
@@ -66,9 +66,9 @@ public struct JSONParser {
     return try p.parseDocument()
   }
 
-  init(bytes: [UInt8]) { self.bytes = bytes }
+  public init(bytes: [UInt8]) { self.bytes = bytes }
 
-  func error(_ message: String) -> JSONSyntaxError {
+  public func error(_ message: String) -> JSONSyntaxError {
     var line = 1
     var col = 1
     for b in bytes[0..<min(i, bytes.count)] {
@@ -82,17 +82,17 @@ public struct JSONParser {
     return JSONSyntaxError(line: line, column: col, message: message)
   }
 
-  mutating func skipSpace() {
+  public mutating func skipSpace() {
     while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
   }
 
   /// Skips a UTF-8 byte order mark.
-  mutating func skipBOM() {
+  public mutating func skipBOM() {
     if i == 0 && bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
   }
 
   /// Skips white space and consumes `c` if it comes next.
-  mutating func consume(_ c: Character) -> Bool {
+  public mutating func consume(_ c: Character) -> Bool {
     skipSpace()
     guard i < bytes.count, bytes[i] == c.asciiValue! else { return false }
     i += 1
@@ -100,7 +100,7 @@ public struct JSONParser {
   }
 
   /// Skips white space and answers whether the input is used up.
-  mutating func atEnd() -> Bool {
+  public mutating func atEnd() -> Bool {
     skipSpace()
     return i >= bytes.count
   }
@@ -113,7 +113,7 @@ public struct JSONParser {
     return v
   }
 
-  mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+  public mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
     skipSpace()
     guard i < bytes.count else { throw error("unexpected end of file") }
     switch bytes[i] {
@@ -198,7 +198,7 @@ public struct JSONParser {
     }
   }
 
-  mutating func parseString() throws(JSONSyntaxError) -> String {
+  public mutating func parseString() throws(JSONSyntaxError) -> String {
     i += 1
     var out: [UInt8] = []
     while i < bytes.count {
@@ -221,12 +221,13 @@ public struct JSONParser {
         case UInt8(ascii: "r"): out.append(0x0D)
         case UInt8(ascii: "t"): out.append(0x09)
         case UInt8(ascii: "u"):
+          // A high surrogate pairs with an immediately following low one; anything unpaired
+          // becomes U+FFFD and the next escape is read on its own.
           var code = try hex4()
-          if (0xD800..<0xDC00).contains(code), i + 2 < bytes.count, bytes[i + 1] == UInt8(ascii: "\\"),
-            bytes[i + 2] == UInt8(ascii: "u")
+          if (0xD800..<0xDC00).contains(code), i + 6 < bytes.count, bytes[i + 1] == UInt8(ascii: "\\"),
+            bytes[i + 2] == UInt8(ascii: "u"), let low = _peekHex4(at: i + 3), (0xDC00..<0xE000).contains(low)
           {
-            i += 2
-            let low = try hex4()
+            i += 6
             code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
           }
           let scalar = UnicodeScalar(code) ?? "\u{FFFD}"
@@ -243,20 +244,28 @@ public struct JSONParser {
   }
 
   private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
-    guard i + 4 < bytes.count else { throw error("truncated \\u escape") }
+    guard let v = _peekHex4(at: i + 1) else {
+      throw error(i + 4 < bytes.count ? "invalid \\u escape" : "truncated \\u escape")
+    }
+    i += 4
+    return v
+  }
+
+  /// The four hex digits at `start`, or nil.
+  private func _peekHex4(at start: Int) -> UInt32? {
+    guard start >= 0, start + 4 <= bytes.count else { return nil }
     var v: UInt32 = 0
-    for k in 1...4 {
-      let c = bytes[i + k]
+    for k in 0..<4 {
+      let c = bytes[start + k]
       let d: UInt32
       switch c {
       case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(c - UInt8(ascii: "0"))
       case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(c - UInt8(ascii: "a") + 10)
       case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(c - UInt8(ascii: "A") + 10)
-      default: throw error("invalid \\u escape")
+      default: return nil
       }
       v = v << 4 | d
     }
-    i += 4
     return v
   }
 
@@ -268,7 +277,11 @@ public struct JSONParser {
       while i < bytes.count, bytes[i] >= UInt8(ascii: "0"), bytes[i] <= UInt8(ascii: "9") { i += 1 }
       return i - s
     }
+    let intStart = i
     if digits() == 0 { throw error("invalid number") }
+    if i - intStart > 1 && bytes[intStart] == UInt8(ascii: "0") {
+      throw error("invalid number: leading zeros are not allowed")
+    }
     if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
       i += 1
       if digits() == 0 { throw error("invalid number: digits expected after '.'") }
@@ -345,7 +358,7 @@ extension JSONValue {
     return "\(v)"
   }
 
-  static func quote(_ s: String, into out: inout String) {
+  public static func quote(_ s: String, into out: inout String) {
     out += "\""
     for u in s.unicodeScalars {
       switch u {

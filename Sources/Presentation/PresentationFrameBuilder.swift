@@ -1,3 +1,5 @@
+import LayerModel
+
 /// Builds the `PresentationFrame` of one model tree at any clock time. The tree's topology is
 /// compiled once (`reloadTopology()` after adding or removing layers); each `build(at:)` then
 /// evaluates every layer's timing and animations, orders siblings, and fills the frame's columns

@@ -1,3 +1,6 @@
+import JSON
+import LayerModel
+
 /// Reads a scene document. Layer objects nest through `sublayers`, so they are read by a state
 /// machine with an explicit stack; every other value is small and read by the JSON parser.
 struct _SceneReader {
@@ -32,6 +35,7 @@ struct _SceneReader {
     }
     var root: Layer?
     var version: JSONValue?
+    var sawDescription = false
     var first = true
     while true {
       if first && cursor.consume("}") { break }
@@ -42,14 +46,18 @@ struct _SceneReader {
         if root != nil { throw values.fail("root", "duplicate key 'root'") }
         root = try readLayerTree()
       case "hitbench":
+        if version != nil { throw values.fail("hitbench", "duplicate key 'hitbench'") }
         do { version = try cursor.parseValue() } catch { throw syntax(error) }
       case "description":
+        if sawDescription { throw values.fail("description", "duplicate key 'description'") }
+        sawDescription = true
         let path = "description"
         do { _ = try values.string(try cursor.parseValue(), path) } catch let e as JSONSyntaxError {
           throw syntax(e)
         } catch let e as SceneFileError { throw e } catch { throw syntax("\(error)") }
       default:
-        throw values.fail(key, "unknown key '\(key)' at the top level (expected hitbench, root, description)")
+        throw values.fail(
+          _ValueDecoder.shown(key), "unknown key '\(_ValueDecoder.shown(key))' at the top level (expected hitbench, root, description)")
       }
       if cursor.consume(",") { continue }
       if cursor.consume("}") { break }
@@ -71,7 +79,7 @@ struct _SceneReader {
     }
     let key: String
     do { key = try cursor.parseString() } catch { throw syntax(error) }
-    guard cursor.consume(":") else { throw syntax("expected ':' after '\(key)'") }
+    guard cursor.consume(":") else { throw syntax("expected ':' after '\(_ValueDecoder.shown(key))'") }
     return key
   }
 
@@ -89,10 +97,19 @@ struct _SceneReader {
     var state = State.memberStart(first: true)
   }
 
-  /// The JSON path of the innermost layer being read.
+  /// The JSON path of the innermost layer being read; past 12 levels, the first and last six
+  /// with the number of levels between (a million-level path would be megabytes long).
   private static func path(_ stack: [Pending]) -> String {
+    let levels = stack.count - 1
+    func step(_ k: Int) -> String { ".sublayers[\(stack[k].children.count)]" }
     var s = "root"
-    for p in stack.dropLast() { s += ".sublayers[\(p.children.count)]" }
+    if levels <= 12 {
+      for k in 0..<levels { s += step(k) }
+    } else {
+      for k in 0..<6 { s += step(k) }
+      s += "…(\(levels - 12) more levels)…"
+      for k in (levels - 6)..<levels { s += step(k) }
+    }
     return s
   }
 
@@ -189,8 +206,8 @@ struct _SceneReader {
         layer.position = try values.point(v, p)
         sawPosition = true
       case "anchorPoint": layer.anchorPoint = try values.point(v, p)
-      case "anchorPointZ": layer.anchorPointZ = try values.number(v, p)
-      case "zPosition": layer.zPosition = try values.number(v, p)
+      case "anchorPointZ": layer.anchorPointZ = try values.geometric(v, p)
+      case "zPosition": layer.zPosition = try values.geometric(v, p)
       case "transform": layer.transform = try values.transform(v, p)
       case "sublayerTransform": layer.sublayerTransform = try values.transform(v, p)
       case "masksToBounds": layer.masksToBounds = try values.bool(v, p)
@@ -198,7 +215,7 @@ struct _SceneReader {
       case "opacity": layer.opacity = try values.number(v, p)
       case "userInteractionEnabled": layer.isUserInteractionEnabled = try values.bool(v, p)
       case "animations":
-        for (k, a) in try values.animations(v, p) { layer._animations.append((k, a)) }
+        for (k, a) in try values.animations(v, p) { layer._addUncopied(a, forKey: k) }
       default: break
       }
     }

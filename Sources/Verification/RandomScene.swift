@@ -1,4 +1,6 @@
 import LayerModel
+import Scenes
+import Presentation
 
 /// Random layer trees for differential testing: random topology (bushy or chained), every
 /// geometric property, masks, hidden, zPosition ties and NaN, UIView flags, and animations of

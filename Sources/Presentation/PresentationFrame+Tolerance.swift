@@ -1,3 +1,5 @@
+import LayerModel
+
 extension Homography {
   /// The infinity norm (largest absolute row sum) of the 3x3 matrix.
   public var normInfinity: Double {

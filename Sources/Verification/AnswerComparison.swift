@@ -1,4 +1,6 @@
+import HitTesting
 import LayerModel
+import Presentation
 
 /// How a strategy's answer compares with the reference's at one point.
 public enum AnswerComparison: Sendable, Equatable {
@@ -28,28 +30,5 @@ public enum AnswerComparison: Sendable, Equatable {
       scale *= 100
     }
     return .disagree
-  }
-}
-
-/// Runs one strategy type over a frame and a list of points (the generic half of the verifier).
-struct _AnswerAll: StrategyVisitor {
-  let frame: PresentationFrame
-  let points: [Point]
-
-  func visit<S: HitTestStrategy>(_ type: S.Type) -> [LayerID?] {
-    var s = S()
-    s.update(with: frame)
-    var out = [LayerID?](repeating: nil, count: points.count)
-    points.withUnsafeBufferPointer { ps in
-      out.withUnsafeMutableBufferPointer { rs in QueryLoop.answer(s, ps, into: rs) }
-    }
-    return out
-  }
-}
-
-extension StrategyKind {
-  /// This strategy's answers for `points` on `frame` (a fresh instance, updated once).
-  public func answers(_ frame: PresentationFrame, _ points: [Point]) -> [LayerID?] {
-    dispatch(_AnswerAll(frame: frame, points: points))
   }
 }

@@ -1,3 +1,6 @@
+import JSON
+import LayerModel
+
 /// Turns small JSON values into model values, naming the JSON path and the expectation when a
 /// value is wrong. Numbers may also be the strings "nan", "infinity", "-infinity" (JSON has no
 /// literal for them and hostile scenes need them).
@@ -23,12 +26,26 @@ struct _ValueDecoder {
     throw fail(path, "expected a number, found \(v.typeName)")
   }
 
+  /// A key as it appears in messages: at most 64 characters, control characters escaped.
+  static func shown(_ key: String) -> String { SceneFile._bounded(key, 64) }
+
+  /// A number that positions or sizes something: finite values beyond the magnitude limit are
+  /// refused (Double arithmetic could no longer give the reference answer there; see
+  /// docs/scene-format.md). NaN and the infinities stay legal: their behaviour is defined.
+  func geometric(_ v: JSONValue, _ path: String) throws(SceneFileError) -> Double {
+    let d = try number(v, path)
+    if d.isFinite && abs(d) > GeometryLimits.magnitude {
+      throw fail(path, "magnitude \(d) exceeds the limit \(GeometryLimits.magnitudeText)")
+    }
+    return d
+  }
+
   func numbers(_ v: JSONValue, _ path: String, count: Int, what: String) throws(SceneFileError) -> [Double] {
     guard case .array(let items) = v, items.count == count else {
       throw fail(path, "expected \(what) (\(count) numbers), found \(describe(v))")
     }
     var out: [Double] = []
-    for (k, item) in items.enumerated() { out.append(try number(item, "\(path)[\(k)]")) }
+    for (k, item) in items.enumerated() { out.append(try geometric(item, "\(path)[\(k)]")) }
     return out
   }
 
@@ -98,8 +115,12 @@ struct _ValueDecoder {
       let n = try numbers(arg, p, count: 4, what: "[radians, x, y, z]")
       return .rotation(n[0], n[1], n[2], n[3])
     case "perspective":
-      let d = try number(arg, p)
-      return .perspective(d)
+      let d = try geometric(arg, p)
+      let m = Transform3D.perspective(d)
+      if m.m34.isFinite && abs(m.m34) > GeometryLimits.magnitude {
+        throw fail(p, "a perspective distance of \(d) gives m34 beyond the limit \(GeometryLimits.magnitudeText)")
+      }
+      return m
     default:
       throw fail(p, "unknown transform operation '\(name)' (expected \(names))")
     }
@@ -111,8 +132,8 @@ struct _ValueDecoder {
   {
     for (key, _) in members where !known.contains(key) {
       throw fail(
-        "\(path).\(key)",
-        "unknown key '\(key)' in \(what) (expected one of: \(known.joined(separator: ", ")))")
+        "\(path).\(Self.shown(key))",
+        "unknown key '\(Self.shown(key))' in \(what) (expected one of: \(known.joined(separator: ", ")))")
     }
     var seen = Set<String>()
     for (key, _) in members where !seen.insert(key).inserted {

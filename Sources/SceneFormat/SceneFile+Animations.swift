@@ -1,3 +1,6 @@
+import JSON
+import LayerModel
+
 extension _ValueDecoder {
   static let animationKeys =
     [
@@ -12,7 +15,13 @@ extension _ValueDecoder {
       throw fail(path, "expected an object of animations keyed by name, found \(v.typeName)")
     }
     var out: [(String, Animation)] = []
-    for (key, value) in members { out.append((key, try animation(value, "\(path).\(key)"))) }
+    var seen = Set<String>()
+    for (key, value) in members {
+      guard seen.insert(key).inserted else {
+        throw fail("\(path).\(Self.shown(key))", "duplicate animation name '\(Self.shown(key))'")
+      }
+      out.append((key, try animation(value, "\(path).\(Self.shown(key))")))
+    }
     return out
   }
 
@@ -200,7 +209,7 @@ extension _ValueDecoder {
     case "rect": return .rect(try rect(v, path))
     case "transform": return .transform(try transform(v, path))
     case "boolean": return .bool(try bool(v, path))
-    default: return .scalar(try number(v, path))
+    default: return .scalar(try geometric(v, path))
     }
   }
 }

@@ -1,3 +1,6 @@
+import JSON
+import LayerModel
+
 /// Writes a layer tree as scene text with an explicit stack (deep chains are fine). Each layer
 /// object starts on its own line, indented by depth up to 32 levels.
 enum _SceneWriter {

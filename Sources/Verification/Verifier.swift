@@ -1,4 +1,7 @@
 import LayerModel
+import Presentation
+import HitTesting
+import SceneFormat
 import Scenes
 
 /// Differential testing of every strategy against `tree-walk`: random scenes (topology,
