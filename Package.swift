@@ -73,7 +73,9 @@ let package = Package(
     .executableTarget(name: "hitbench", dependencies: ["HitBenchCLI"], swiftSettings: checked),
     .testTarget(
       name: "LayerModelTests",
-      dependencies: ["LayerModel", "SceneFormat", "Presentation", "JSON", "FileIO", "Scenes", "Verification", "BenchKit"],
+      dependencies: [
+        "LayerModel", "SceneFormat", "Presentation", "JSON", "FileIO", "Scenes", "Verification", "BenchKit",
+      ],
       swiftSettings: checked),
     .testTarget(
       name: "HitTestingTests",

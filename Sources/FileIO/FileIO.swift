@@ -204,7 +204,8 @@ public enum FileIO {
       let fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
       if fd >= 0 { return (fd, name) }
       if errno != EEXIST {
-        throw FileIOError(.cannotCreate, path: path, message: "cannot create a file in \(displayName(dir)): \(_errnoText())")
+        throw FileIOError(
+          .cannotCreate, path: path, message: "cannot create a file in \(displayName(dir)): \(_errnoText())")
       }
     }
     throw FileIOError(.cannotCreate, path: path, message: "cannot create a temporary file in \(displayName(dir))")

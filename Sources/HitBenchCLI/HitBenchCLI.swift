@@ -61,6 +61,18 @@ public enum HitBenchCLI {
 
   /// Runs one command line (without the program name) and answers the exit code.
   public static func run(_ arguments: [String]) -> Int32 {
+    // A closed pipe (`hitbench list | head -1`, a perf FIFO whose reader left) must give an
+    // error from write, not a signal that kills the process.
+    signal(SIGPIPE, SIG_IGN)
+    let code = _run(arguments)
+    if fflush(stdout) != 0 || ferror(stdout) != 0 {
+      Output.err("hitbench: error: cannot write the standard output: \(String(cString: strerror(errno)))\n")
+      return code == 0 ? 73 : code
+    }
+    return code
+  }
+
+  static func _run(_ arguments: [String]) -> Int32 {
     guard let verb = arguments.first else {
       Output.err(usage)
       return 64

@@ -13,6 +13,21 @@ enum Output {
   }
 
   static var stderrIsTerminal: Bool { isatty(2) != 0 }
+
+  /// `text` with control characters written as `\u{..}`, so one name stays on one line of a
+  /// text report whatever a scene file put in it.
+  static func escaped(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
+    var out = ""
+    for u in text.unicodeScalars {
+      if u.value < 0x20 || u.value == 0x7F {
+        out += "\\u{\(String(u.value, radix: 16))}"
+      } else {
+        out.unicodeScalars.append(u)
+      }
+    }
+    return out
+  }
 }
 
 /// Formats a number the way a person typed it: integers without ".0".

@@ -22,11 +22,16 @@ public protocol HitTestStrategy {
 
   /// Bytes held by the index (not counting the frame).
   var memoryFootprint: Int { get }
+
+  /// Whether the strategy can answer now: its index still describes the frame it was updated
+  /// with (see `FrameBinding`).
+  var isCurrent: Bool { get }
 }
 
 extension HitTestStrategy {
   /// The answer for world point `p`.
   @inlinable public func hitTest(_ p: Point) -> LayerID? {
+    if !isCurrent { _staleFrame(Self.name) }
     var counter = NoCounter()
     return hitTest(p, counter: &counter)
   }
@@ -35,6 +40,7 @@ extension HitTestStrategy {
   @inlinable public func hitTest(
     _ points: UnsafeBufferPointer<Point>, into results: UnsafeMutableBufferPointer<LayerID?>
   ) {
+    if !isCurrent { _staleFrame(Self.name) }
     var counter = NoCounter()
     for i in 0..<Swift.min(points.count, results.count) { results[i] = hitTest(points[i], counter: &counter) }
   }
@@ -56,4 +62,36 @@ public struct TallyCounter: WorkCounter {
   public var count = 0
   @inlinable public init() {}
   @inlinable @inline(__always) public mutating func tested(_ n: Int) { count &+= n }
+}
+
+/// The presentation frame a strategy was updated with, and the build it was updated with. A
+/// frame object is rebuilt in place at every time step, and a rebuild can change what every row
+/// means (and how many there are), so a strategy answers only while the frame still holds that
+/// build: `QueryLoop` checks once per batch (always, even in -Ounchecked builds: a stale index
+/// would read rows that changed meaning), each query asserts it in debug builds.
+public struct FrameBinding {
+  @usableFromInline var _frame: PresentationFrame
+  @usableFromInline var _generation: UInt64
+
+  public init() {
+    _frame = PresentationFrame(semantics: .calayer)
+    _generation = _frame.generation
+  }
+
+  /// Binds to `frame` as it is now.
+  public mutating func bind(_ frame: PresentationFrame) {
+    _frame = frame
+    _generation = frame.generation
+  }
+
+  /// The bound frame.
+  @inlinable public var frame: PresentationFrame { _frame }
+
+  /// Whether the frame still holds the build the strategy was updated with.
+  @inlinable public var isCurrent: Bool { _frame.generation == _generation }
+}
+
+/// Stops the process: a strategy was asked about a frame rebuilt since its update.
+@usableFromInline func _staleFrame(_ strategy: String) -> Never {
+  fatalError("\(strategy): queried after its presentation frame was rebuilt; call update(with:) first")
 }

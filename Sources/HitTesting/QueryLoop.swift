@@ -10,6 +10,7 @@ public enum QueryLoop {
   public static func answer<S: HitTestStrategy>(
     _ strategy: borrowing S, _ points: UnsafeBufferPointer<Point>, into results: UnsafeMutableBufferPointer<LayerID?>
   ) {
+    if !strategy.isCurrent { _staleFrame(S.name) }
     var counter = NoCounter()
     var i = 0
     while i < points.count {
@@ -23,6 +24,7 @@ public enum QueryLoop {
   public static func answerCounting<S: HitTestStrategy>(
     _ strategy: borrowing S, _ points: UnsafeBufferPointer<Point>, into results: UnsafeMutableBufferPointer<LayerID?>
   ) -> Int {
+    if !strategy.isCurrent { _staleFrame(S.name) }
     var counter = TallyCounter()
     var i = 0
     while i < points.count {

@@ -37,6 +37,9 @@ public final class PresentationFrame {
     public static let notInteractive = Flags(rawValue: 32)
     /// The layer's own map into its parent is not invertible (singular or not finite).
     public static let singular = Flags(rawValue: 64)
+    /// The layer's composite 2D map to the world distorts beyond `GeometryLimits.distortion`:
+    /// degenerate like a singular map (not reachable, nor is its subtree; docs/semantics.md).
+    public static let degenerate = Flags(rawValue: 128)
   }
 
   /// The semantics the rows were ordered and flagged for.
@@ -48,55 +51,77 @@ public final class PresentationFrame {
   /// Bumps whenever the row order or the topology changes, so an index can tell a refit from a
   /// rebuild.
   public internal(set) var orderGeneration: Int = 0
+  /// Bumps on every build: a strategy answers only for the build it was updated with
+  /// (`FrameBinding`), since a rebuild can change what every row means.
+  public internal(set) var generation: UInt64 = 0
 
   /// The model layer of each row.
-  public internal(set) var layer: UnsafeMutableBufferPointer<LayerID>
+  @inlinable public var layer: UnsafeBufferPointer<LayerID> { UnsafeBufferPointer(_layer) }
   /// The parent row, -1 for the root.
-  public internal(set) var parent: UnsafeMutableBufferPointer<Int32>
+  @inlinable public var parent: UnsafeBufferPointer<Int32> { UnsafeBufferPointer(_parent) }
   /// One past the last row of the subtree (rows `r..<subtreeEnd[r]` are the subtree).
-  public internal(set) var subtreeEnd: UnsafeMutableBufferPointer<Int32>
+  @inlinable public var subtreeEnd: UnsafeBufferPointer<Int32> { UnsafeBufferPointer(_subtreeEnd) }
   /// The nearest strict ancestor that clips or is projective (-1 when none): the chain a
   /// candidate's point must also satisfy.
-  public internal(set) var guardRow: UnsafeMutableBufferPointer<Int32>
-  public internal(set) var flags: UnsafeMutableBufferPointer<Flags>
+  @inlinable public var guardRow: UnsafeBufferPointer<Int32> { UnsafeBufferPointer(_guardRow) }
+  /// Row flags.
+  @inlinable public var flags: UnsafeBufferPointer<Flags> { UnsafeBufferPointer(_flags) }
   /// Local bounds, standardised (min/max in the layer's own space).
-  public internal(set) var boundsMinX: UnsafeMutableBufferPointer<Double>
-  public internal(set) var boundsMinY: UnsafeMutableBufferPointer<Double>
-  public internal(set) var boundsMaxX: UnsafeMutableBufferPointer<Double>
-  public internal(set) var boundsMaxY: UnsafeMutableBufferPointer<Double>
+  @inlinable public var boundsMinX: UnsafeBufferPointer<Double> { UnsafeBufferPointer(_boundsMinX) }
+  @inlinable public var boundsMinY: UnsafeBufferPointer<Double> { UnsafeBufferPointer(_boundsMinY) }
+  @inlinable public var boundsMaxX: UnsafeBufferPointer<Double> { UnsafeBufferPointer(_boundsMaxX) }
+  @inlinable public var boundsMaxY: UnsafeBufferPointer<Double> { UnsafeBufferPointer(_boundsMaxY) }
   /// Parent space to the layer's space (the inverse of its own level map).
-  public internal(set) var fromParent: UnsafeMutableBufferPointer<Homography>
+  @inlinable public var fromParent: UnsafeBufferPointer<Homography> { UnsafeBufferPointer(_fromParent) }
   /// The layer's space to the world (the root's superlayer space), and back.
-  public internal(set) var toWorld: UnsafeMutableBufferPointer<Homography>
-  public internal(set) var fromWorld: UnsafeMutableBufferPointer<Homography>
+  @inlinable public var toWorld: UnsafeBufferPointer<Homography> { UnsafeBufferPointer(_toWorld) }
+  @inlinable public var fromWorld: UnsafeBufferPointer<Homography> { UnsafeBufferPointer(_fromWorld) }
   /// A world-space box holding every point at which the row can be a candidate, already
   /// clipped by its clipping ancestors; empty (min > max) when the row cannot be hit.
-  public internal(set) var worldMinX: UnsafeMutableBufferPointer<Double>
-  public internal(set) var worldMinY: UnsafeMutableBufferPointer<Double>
-  public internal(set) var worldMaxX: UnsafeMutableBufferPointer<Double>
-  public internal(set) var worldMaxY: UnsafeMutableBufferPointer<Double>
+  @inlinable public var worldMinX: UnsafeBufferPointer<Double> { UnsafeBufferPointer(_worldMinX) }
+  @inlinable public var worldMinY: UnsafeBufferPointer<Double> { UnsafeBufferPointer(_worldMinY) }
+  @inlinable public var worldMaxX: UnsafeBufferPointer<Double> { UnsafeBufferPointer(_worldMaxX) }
+  @inlinable public var worldMaxY: UnsafeBufferPointer<Double> { UnsafeBufferPointer(_worldMaxY) }
+
+  // The columns' storage: written by the builder, in this module only.
+  @usableFromInline var _layer: UnsafeMutableBufferPointer<LayerID>
+  @usableFromInline var _parent: UnsafeMutableBufferPointer<Int32>
+  @usableFromInline var _subtreeEnd: UnsafeMutableBufferPointer<Int32>
+  @usableFromInline var _guardRow: UnsafeMutableBufferPointer<Int32>
+  @usableFromInline var _flags: UnsafeMutableBufferPointer<Flags>
+  @usableFromInline var _boundsMinX: UnsafeMutableBufferPointer<Double>
+  @usableFromInline var _boundsMinY: UnsafeMutableBufferPointer<Double>
+  @usableFromInline var _boundsMaxX: UnsafeMutableBufferPointer<Double>
+  @usableFromInline var _boundsMaxY: UnsafeMutableBufferPointer<Double>
+  @usableFromInline var _fromParent: UnsafeMutableBufferPointer<Homography>
+  @usableFromInline var _toWorld: UnsafeMutableBufferPointer<Homography>
+  @usableFromInline var _fromWorld: UnsafeMutableBufferPointer<Homography>
+  @usableFromInline var _worldMinX: UnsafeMutableBufferPointer<Double>
+  @usableFromInline var _worldMinY: UnsafeMutableBufferPointer<Double>
+  @usableFromInline var _worldMaxX: UnsafeMutableBufferPointer<Double>
+  @usableFromInline var _worldMaxY: UnsafeMutableBufferPointer<Double>
 
   private var capacity: Int = 0
 
   /// An empty frame (no rows); builders fill their own.
   public init(semantics: HitTestSemantics) {
     self.semantics = semantics
-    layer = .init(start: nil, count: 0)
-    parent = .init(start: nil, count: 0)
-    subtreeEnd = .init(start: nil, count: 0)
-    guardRow = .init(start: nil, count: 0)
-    flags = .init(start: nil, count: 0)
-    boundsMinX = .init(start: nil, count: 0)
-    boundsMinY = .init(start: nil, count: 0)
-    boundsMaxX = .init(start: nil, count: 0)
-    boundsMaxY = .init(start: nil, count: 0)
-    fromParent = .init(start: nil, count: 0)
-    toWorld = .init(start: nil, count: 0)
-    fromWorld = .init(start: nil, count: 0)
-    worldMinX = .init(start: nil, count: 0)
-    worldMinY = .init(start: nil, count: 0)
-    worldMaxX = .init(start: nil, count: 0)
-    worldMaxY = .init(start: nil, count: 0)
+    _layer = .init(start: nil, count: 0)
+    _parent = .init(start: nil, count: 0)
+    _subtreeEnd = .init(start: nil, count: 0)
+    _guardRow = .init(start: nil, count: 0)
+    _flags = .init(start: nil, count: 0)
+    _boundsMinX = .init(start: nil, count: 0)
+    _boundsMinY = .init(start: nil, count: 0)
+    _boundsMaxX = .init(start: nil, count: 0)
+    _boundsMaxY = .init(start: nil, count: 0)
+    _fromParent = .init(start: nil, count: 0)
+    _toWorld = .init(start: nil, count: 0)
+    _fromWorld = .init(start: nil, count: 0)
+    _worldMinX = .init(start: nil, count: 0)
+    _worldMinY = .init(start: nil, count: 0)
+    _worldMaxX = .init(start: nil, count: 0)
+    _worldMaxY = .init(start: nil, count: 0)
   }
 
   /// Makes room for `n` rows, reallocating only when the capacity is too small.
@@ -110,41 +135,41 @@ public final class PresentationFrame {
       b.initialize(repeating: v)
       return b
     }
-    layer = make(LayerID(0))
-    parent = make(-1)
-    subtreeEnd = make(0)
-    guardRow = make(-1)
-    flags = make([])
-    boundsMinX = make(0)
-    boundsMinY = make(0)
-    boundsMaxX = make(0)
-    boundsMaxY = make(0)
-    fromParent = make(.identity)
-    toWorld = make(.identity)
-    fromWorld = make(.identity)
-    worldMinX = make(0)
-    worldMinY = make(0)
-    worldMaxX = make(0)
-    worldMaxY = make(0)
+    _layer = make(LayerID(0))
+    _parent = make(-1)
+    _subtreeEnd = make(0)
+    _guardRow = make(-1)
+    _flags = make([])
+    _boundsMinX = make(0)
+    _boundsMinY = make(0)
+    _boundsMaxX = make(0)
+    _boundsMaxY = make(0)
+    _fromParent = make(.identity)
+    _toWorld = make(.identity)
+    _fromWorld = make(.identity)
+    _worldMinX = make(0)
+    _worldMinY = make(0)
+    _worldMaxX = make(0)
+    _worldMaxY = make(0)
   }
 
   private func _deallocate() {
-    layer.deallocate()
-    parent.deallocate()
-    subtreeEnd.deallocate()
-    guardRow.deallocate()
-    flags.deallocate()
-    boundsMinX.deallocate()
-    boundsMinY.deallocate()
-    boundsMaxX.deallocate()
-    boundsMaxY.deallocate()
-    fromParent.deallocate()
-    toWorld.deallocate()
-    fromWorld.deallocate()
-    worldMinX.deallocate()
-    worldMinY.deallocate()
-    worldMaxX.deallocate()
-    worldMaxY.deallocate()
+    _layer.deallocate()
+    _parent.deallocate()
+    _subtreeEnd.deallocate()
+    _guardRow.deallocate()
+    _flags.deallocate()
+    _boundsMinX.deallocate()
+    _boundsMinY.deallocate()
+    _boundsMaxX.deallocate()
+    _boundsMaxY.deallocate()
+    _fromParent.deallocate()
+    _toWorld.deallocate()
+    _fromWorld.deallocate()
+    _worldMinX.deallocate()
+    _worldMinY.deallocate()
+    _worldMaxX.deallocate()
+    _worldMaxY.deallocate()
   }
 
   deinit { _deallocate() }
@@ -201,6 +226,21 @@ extension PresentationFrame {
       g = Int(guardRow[g])
     }
     return true
+  }
+
+  /// Fault injection for testing verifiers: shrinks every row's hit region by `d` on each side
+  /// (its bounds inset, world boxes unchanged), so a strategy answering on this frame is wrong
+  /// within `d` of every edge. Bumps the generation, like a rebuild.
+  @_spi(FaultInjection)
+  public func _shrinkHitRegions(by d: Double) {
+    guard d > 0 else { return }
+    for r in 0..<count {
+      _boundsMinX[r] += d
+      _boundsMinY[r] += d
+      _boundsMaxX[r] -= d
+      _boundsMaxY[r] -= d
+    }
+    generation &+= 1
   }
 
   /// The answer by definition: the candidate with the largest row, by scanning every row.

@@ -172,6 +172,7 @@ public final class PresentationFrameBuilder {
     let n = layers.count
     frame.time = time
     frame.count = n
+    frame.generation &+= 1
     _evaluateLayers(at: time, animated: animated)
     _orderRows()
     _fillRows()
@@ -234,7 +235,7 @@ public final class PresentationFrameBuilder {
     if inOrder {
       for m in 0..<n {
         if frame.layer[m].rawValue != Int32(m) { changed = true }
-        frame.layer[m] = LayerID(Int32(m))
+        frame._layer[m] = LayerID(Int32(m))
         rowOf[m] = Int32(m)
       }
     } else {
@@ -243,7 +244,7 @@ public final class PresentationFrameBuilder {
       var r = 0
       while let m = stack.popLast() {
         if frame.layer[r].rawValue != m { changed = true }
-        frame.layer[r] = LayerID(m)
+        frame._layer[r] = LayerID(m)
         rowOf[Int(m)] = Int32(r)
         r += 1
         var k = Int(childStart[Int(m) + 1]) - 1
@@ -305,56 +306,60 @@ public final class PresentationFrameBuilder {
       let p = Int(modelParent[m])
       let pr = p < 0 ? -1 : Int(rowOf[p])
       let s = st.baseAddress! + m
-      f.parent[r] = Int32(pr)
-      f.subtreeEnd[r] = Int32(r) + subtreeSize[m]
+      f._parent[r] = Int32(pr)
+      f._subtreeEnd[r] = Int32(r) + subtreeSize[m]
 
       let admitted = semantics.admits(
         hidden: s.pointee.isHidden, userInteractionEnabled: interactive[m], opacity: s.pointee.opacity)
       var flags = PresentationFrame.Flags(rawValue: 0)
       if s.pointee.isHidden { flags.insert(.hidden) }
       if !s.pointee.isHidden && !admitted { flags.insert(.notInteractive) }
+      let h = levelMap[m]
+      let inv = levelInverse[m]
+      f._fromParent[r] = inv
+      if pr < 0 {
+        f._toWorld[r] = h
+        f._fromWorld[r] = inv
+        f._guardRow[r] = -1
+      } else {
+        f._toWorld[r] = Homography.concat(h, f.toWorld[pr])
+        f._fromWorld[r] = Homography.concat(f.fromWorld[pr], inv)
+        let guardBits = PresentationFrame.Flags.clips.rawValue | PresentationFrame.Flags.projective.rawValue
+        f._guardRow[r] = f.flags[pr].rawValue & guardBits == 0 ? f.guardRow[pr] : Int32(pr)
+      }
       let parentReachable = pr < 0 || f.flags[pr].contains(.reachable)
-      let reachable = admitted && levelInvertible[m] && parentReachable
+      var reachable = admitted && levelInvertible[m] && parentReachable
+      let tw = f.toWorld[r]
+      if reachable && tw.isAffine && GeometryLimits.isTooDistorted(tw.m11, tw.m12, tw.m21, tw.m22) {
+        reachable = false
+        flags.insert(.degenerate)
+      }
       let b = s.pointee.bounds
       let minX = b.isNull ? Double.infinity : b.minX
       let minY = b.isNull ? Double.infinity : b.minY
       let maxX = b.isNull ? -Double.infinity : b.maxX
       let maxY = b.isNull ? -Double.infinity : b.maxY
-      f.boundsMinX[r] = minX
-      f.boundsMinY[r] = minY
-      f.boundsMaxX[r] = maxX
-      f.boundsMaxY[r] = maxY
+      f._boundsMinX[r] = minX
+      f._boundsMinY[r] = minY
+      f._boundsMaxX[r] = maxX
+      f._boundsMaxY[r] = maxY
       let nonEmpty = maxX > minX && maxY > minY
       if reachable { flags.insert(.reachable) }
       if reachable && nonEmpty { flags.insert(.hittable) }
       if semantics.clipsDescent(masksToBounds: masks[m]) { flags.insert(.clips) }
-      let h = levelMap[m]
       if !h.isAffine { flags.insert(.projective) }
       if !levelInvertible[m] { flags.insert(.singular) }
-      f.flags[r] = flags
-
-      let inv = levelInverse[m]
-      f.fromParent[r] = inv
-      if pr < 0 {
-        f.toWorld[r] = h
-        f.fromWorld[r] = inv
-        f.guardRow[r] = -1
-      } else {
-        f.toWorld[r] = Homography.concat(h, f.toWorld[pr])
-        f.fromWorld[r] = Homography.concat(f.fromWorld[pr], inv)
-        let guardBits = PresentationFrame.Flags.clips.rawValue | PresentationFrame.Flags.projective.rawValue
-        f.guardRow[r] = f.flags[pr].rawValue & guardBits == 0 ? f.guardRow[pr] : Int32(pr)
-      }
+      f._flags[r] = flags
 
       let parentClip = pr < 0 ? _Box.everything : clip[pr]
       var box = _Box.nothing
       if reachable {
         box = (nonEmpty ? _quadBox(f.toWorld[r], minX, minY, maxX, maxY) : .nothing).intersection(parentClip)
       }
-      f.worldMinX[r] = box.minX
-      f.worldMinY[r] = box.minY
-      f.worldMaxX[r] = box.maxX
-      f.worldMaxY[r] = box.maxY
+      f._worldMinX[r] = box.minX
+      f._worldMinY[r] = box.minY
+      f._worldMaxX[r] = box.maxX
+      f._worldMaxY[r] = box.maxY
       clip[r] = flags.contains(.clips) ? (reachable && nonEmpty ? box : .nothing) : parentClip
     }
   }
@@ -378,4 +383,8 @@ public final class PresentationFrameBuilder {
 
   /// The model layer of an id.
   public func layer(_ id: LayerID) -> Layer { layers[Int(id.rawValue)] }
+
+  /// Model layer m's presentation state at the last build (its model values with every active
+  /// animation applied): what the frame's rows were computed from.
+  public func presentationState(ofLayer m: Int) -> LayerState { states[m] }
 }

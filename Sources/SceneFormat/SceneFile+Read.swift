@@ -57,7 +57,8 @@ struct _SceneReader {
         } catch let e as SceneFileError { throw e } catch { throw syntax("\(error)") }
       default:
         throw values.fail(
-          _ValueDecoder.shown(key), "unknown key '\(_ValueDecoder.shown(key))' at the top level (expected hitbench, root, description)")
+          _ValueDecoder.shown(key),
+          "unknown key '\(_ValueDecoder.shown(key))' at the top level (expected hitbench, root, description)")
       }
       if cursor.consume(",") { continue }
       if cursor.consume("}") { break }

@@ -80,7 +80,19 @@ struct _ValueDecoder {
   }
 
   /// 16 numbers (m11...m44 row by row), or a list of operations applied to a point in order.
+  /// An affine transform distorting more than `GeometryLimits.distortion` is refused.
   func transform(_ v: JSONValue, _ path: String) throws(SceneFileError) -> Transform3D {
+    let m = try _transform(v, path)
+    if m.isAffine && GeometryLimits.isTooDistorted(m.m11, m.m12, m.m21, m.m22) {
+      throw fail(
+        path,
+        "the transform distorts more than \(GeometryLimits.magnitudeText):1 (its stretches differ by more than the limit; Double cannot resolve hit tests under it)"
+      )
+    }
+    return m
+  }
+
+  func _transform(_ v: JSONValue, _ path: String) throws(SceneFileError) -> Transform3D {
     guard case .array(let items) = v else {
       throw fail(path, "expected a transform: 16 numbers or a list of operations, found \(v.typeName)")
     }

@@ -2,33 +2,34 @@ import HitTesting
 import LayerModel
 import Presentation
 
-/// How a strategy's answer compares with the reference's at one point.
+/// How a strategy's answer compares with the reference's (`tree-walk`) at one point.
 public enum AnswerComparison: Sendable, Equatable {
   case agree
-  /// Different, but the point is provably within floating-point tolerance of a decision
-  /// boundary of one of the two answers' rows (or a witness within a tiny offset exists).
+  /// Different, and the exact oracle accepts both: the point is within the measured rounding
+  /// of a decision boundary, where two correct Double computations may differ.
   case tolerated
-  case disagree
+  /// Different, and at least one of the two is wrong beyond rounding; `referenceWrong` says
+  /// whether tree-walk's own answer is one the oracle rejects.
+  case disagree(referenceWrong: Bool)
 
-  /// Compares `answer` with `expected` (the tree walk's answer at `p` on `frame`).
-  public static func compare(
-    _ answer: LayerID?, _ expected: LayerID?, at p: Point, frame: PresentationFrame, reference: TreeWalk
-  ) -> AnswerComparison {
+  /// The largest share of tolerated comparisons a verification may report and pass: points
+  /// are placed on and near edges on purpose, but a tolerance that covers more than 1% of them
+  /// is hiding something.
+  public static let toleratedShareLimit = 0.01
+
+  /// Compares `answer` with `expected` (tree-walk's answer at `p`), asking `oracle` (built for
+  /// the same frame) only when they differ.
+  public static func compare(_ answer: LayerID?, _ expected: LayerID?, at p: Point, oracle: ExactOracle)
+    -> AnswerComparison
+  {
     if answer == expected { return .agree }
-    for id in [answer, expected] {
-      if let id, let row = frame.row(of: id), frame.isNearDecisionBoundary(row: row, p) { return .tolerated }
-    }
-    // A witness: the reference itself gives `answer` within a relative 1e-15 ... 1e-7 of p.
-    var scale = 1e-15
-    while scale <= 1.5e-7 {
-      let d = scale * (1 + abs(p.x) + abs(p.y))
-      for dx in [-d, 0, d] {
-        for dy in [-d, 0, d] where reference.hitTest(Point(x: p.x + dx, y: p.y + dy)) == answer {
-          return .tolerated
-        }
-      }
-      scale *= 100
-    }
-    return .disagree
+    let strategyOK = oracle.accepts(answer, at: p, by: .flat)
+    let referenceOK = oracle.accepts(expected, at: p, by: .walk)
+    return strategyOK && referenceOK ? .tolerated : .disagree(referenceWrong: !referenceOK)
+  }
+
+  public var isDisagreement: Bool {
+    if case .disagree = self { return true }
+    return false
   }
 }

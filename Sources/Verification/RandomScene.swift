@@ -1,6 +1,6 @@
 import LayerModel
-import Scenes
 import Presentation
+import Scenes
 
 /// Random layer trees for differential testing: random topology (bushy or chained), every
 /// geometric property, masks, hidden, zPosition ties and NaN, UIView flags, and animations of
@@ -114,7 +114,7 @@ public struct RandomScene {
       // Strong perspective: parts of the layer fall behind the viewer.
       return Transform3D.concat(.rotation(rng.uniform(1.2, 1.56), 0, 1, 0), .perspective(rng.uniform(20, 80)))
     }
-    if k < 0.98 { return .scale(1e-12, 1e12, 1) }
+    if k < 0.98 { return .scale(1e-6, 1e5, 1) }
     return rng.chance(0.5) ? Transform3D(elements: [Double](repeating: .nan, count: 16))! : .scale(.infinity, 1, 1)
   }
 
@@ -180,9 +180,11 @@ public struct RandomScene {
     }
   }
 
-  /// Points for a frame: a third uniform over the root with a margin, the rest on or within a
-  /// hair of the world-space edges and corners of random layers (where strategies disagree if
-  /// they are going to).
+  /// Points for a frame: about a third uniform over the root with a margin, the rest on or
+  /// near the edges and corners of random layers, where strategies disagree if they are going
+  /// to: exactly on an edge (in the layer's space), on it after rounding to whole points, or at
+  /// a distance of 1e-9, 1e-8, ... 1e-2 on either side of it. A strategy whose hit regions are
+  /// wrong by 1e-6 pt answers wrongly for the points between 1e-6 and its error.
   public static func points(for frame: PresentationFrame, count: Int, rng: inout SplitMix64) -> [Point] {
     var out: [Point] = []
     out.reserveCapacity(count)
@@ -197,24 +199,32 @@ public struct RandomScene {
       let y0 = frame.boundsMinY[r]
       let y1 = frame.boundsMaxY[r]
       guard x0.isFinite, x1.isFinite, y0.isFinite, y1.isFinite else { continue }
+      // A distance from the edge in the layer's own space: 0, or ±10^-k for k in 2...9.
+      func offset() -> Double {
+        let k = rng.below(9)
+        if k == 0 { return 0 }
+        let d = _powersOfTen[k + 1]
+        return rng.chance(0.5) ? d : -d
+      }
       let u = rng.unit()
       var q: Point
       switch rng.below(4) {
-      case 0: q = Point(x0, y0 + (y1 - y0) * u)
-      case 1: q = Point(x1, y0 + (y1 - y0) * u)
-      case 2: q = Point(x0 + (x1 - x0) * u, y0)
-      default: q = Point(x0 + (x1 - x0) * u, y1)
+      case 0: q = Point(x0 + offset(), y0 + (y1 - y0) * u)
+      case 1: q = Point(x1 + offset(), y0 + (y1 - y0) * u)
+      case 2: q = Point(x0 + (x1 - x0) * u, y0 + offset())
+      default: q = Point(x0 + (x1 - x0) * u, y1 + offset())
       }
-      if rng.chance(0.2) { q = [Point(x0, y0), Point(x1, y0), Point(x1, y1), Point(x0, y1)][rng.below(4)] }
+      if rng.chance(0.15) {
+        let corner = [Point(x0, y0), Point(x1, y0), Point(x1, y1), Point(x0, y1)][rng.below(4)]
+        q = Point(corner.x + offset(), corner.y + offset())
+      }
       guard var p = frame.toWorld[r].apply(q), p.x.isFinite, p.y.isFinite else { continue }
-      switch rng.below(4) {
-      case 0: break
-      case 1: p = Point(p.x.rounded(), p.y.rounded())
-      case 2: p = Point(p.x + rng.uniform(-1e-9, 1e-9), p.y + rng.uniform(-1e-9, 1e-9))
-      default: p = Point(p.x + rng.uniform(-0.5, 0.5), p.y + rng.uniform(-0.5, 0.5))
-      }
+      if rng.chance(0.15) { p = Point(p.x.rounded(), p.y.rounded()) }
       out.append(p)
     }
     return out
   }
 }
+
+/// 1, 1e-1, ... 1e-10, exactly as the literals round.
+private let _powersOfTen: [Double] = [1, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10]

@@ -1,6 +1,6 @@
-import LayerModel
-import Presentation
 import HitTesting
+import LayerModel
+@_spi(FaultInjection) import Presentation
 import SceneFormat
 import Scenes
 
@@ -16,6 +16,9 @@ public struct Verifier {
   public var generator = RandomScene()
   /// How many disagreements to keep (with their scenes) for the report.
   public var keep = 5
+  /// Fault injection: the strategies answer on a frame whose every hit region is shrunk by
+  /// this many points (0: off). A verifier that cannot see 1e-6 pt passes this; ours must fail.
+  public var shrinkHitRegions = 0.0
 
   public init() {}
 
@@ -29,6 +32,8 @@ public struct Verifier {
     public var expected: LayerID?
     public var answer: LayerID?
     public var model: Layer
+    /// The fault injected when it was found (0: none).
+    public var shrinkHitRegions: Double
   }
 
   public struct Tally: Sendable {
@@ -44,6 +49,11 @@ public struct Verifier {
     /// Per strategy and semantics preset name.
     public var tallies: [String: Tally] = [:]
     public var disagreements: [Disagreement] = []
+
+    /// The tolerated comparisons' share of all comparisons.
+    public var toleratedShare: Double { comparisons > 0 ? Double(tolerated) / Double(comparisons) : 0 }
+    /// True when there is no disagreement and the tolerated share is within the limit.
+    public var passed: Bool { disagreementCount == 0 && toleratedShare <= AnswerComparison.toleratedShareLimit }
   }
 
   /// The scene and time of scene `k`.
@@ -63,15 +73,20 @@ public struct Verifier {
         let builder = PresentationFrameBuilder(root: model, semantics: sem)
         let frame = builder.build(at: t)
         let pts = RandomScene.points(for: frame, count: points, rng: &rng)
+        let oracle = ExactOracle(builder: builder)
         var reference = TreeWalk()
         reference.update(with: frame)
         let expected = pts.map { reference.hitTest($0) }
+        // The strategies answer on a frame whose hit regions are shrunk when a fault is injected
+        // (a self-test of the verifier); the reference and the oracle see the true frame.
+        let tested = shrinkHitRegions > 0 ? PresentationFrameBuilder(root: model, semantics: sem) : builder
+        if shrinkHitRegions > 0 { tested.build(at: t)._shrinkHitRegions(by: shrinkHitRegions) }
         for kind in strategies {
-          let got = kind.answers(frame, pts)
+          let got = kind.answers(tested.frame, pts)
           var tally = report.tallies["\(kind.rawValue) \(sem.name)"] ?? Tally()
           for i in 0..<pts.count {
             tally.comparisons += 1
-            switch AnswerComparison.compare(got[i], expected[i], at: pts[i], frame: frame, reference: reference) {
+            switch AnswerComparison.compare(got[i], expected[i], at: pts[i], oracle: oracle) {
             case .agree: break
             case .tolerated: tally.tolerated += 1
             case .disagree:
@@ -80,7 +95,7 @@ public struct Verifier {
                 report.disagreements.append(
                   Disagreement(
                     sceneSeed: s, time: t, semantics: sem, strategy: kind, point: pts[i], expected: expected[i],
-                    answer: got[i], model: model))
+                    answer: got[i], model: model, shrinkHitRegions: shrinkHitRegions))
               }
             }
           }
@@ -98,14 +113,18 @@ public struct Verifier {
 
   /// Whether the strategy still disagrees with the reference on this scene, time and point.
   public static func stillDisagrees(
-    _ model: Layer, time: Double, semantics: HitTestSemantics, strategy: StrategyKind, point: Point
+    _ model: Layer, time: Double, semantics: HitTestSemantics, strategy: StrategyKind, point: Point,
+    shrinkHitRegions: Double = 0
   ) -> Bool {
-    let frame = PresentationFrameBuilder(root: model, semantics: semantics).build(at: time)
+    let builder = PresentationFrameBuilder(root: model, semantics: semantics)
+    let frame = builder.build(at: time)
     var reference = TreeWalk()
     reference.update(with: frame)
-    let got = strategy.answers(frame, [point])[0]
-    return AnswerComparison.compare(got, reference.hitTest(point), at: point, frame: frame, reference: reference)
-      == .disagree
+    let tested = PresentationFrameBuilder(root: model, semantics: semantics)
+    tested.build(at: time)._shrinkHitRegions(by: shrinkHitRegions)
+    let got = strategy.answers(tested.frame, [point])[0]
+    return AnswerComparison.compare(got, reference.hitTest(point), at: point, oracle: ExactOracle(builder: builder))
+      .isDisagreement
   }
 
   /// A smaller scene that still disagrees: greedily removes sublayer subtrees (deepest first)
@@ -113,7 +132,9 @@ public struct Verifier {
   public static func minimize(_ d: Disagreement) -> Layer {
     let model = SceneFile._deepCopy(d.model)
     func check() -> Bool {
-      stillDisagrees(model, time: d.time, semantics: d.semantics, strategy: d.strategy, point: d.point)
+      stillDisagrees(
+        model, time: d.time, semantics: d.semantics, strategy: d.strategy, point: d.point,
+        shrinkHitRegions: d.shrinkHitRegions)
     }
     guard check() else { return model }
     var changed = true

@@ -1,8 +1,8 @@
-import SceneFormat
-import Presentation
 import BenchKit
 import HitTesting
 import LayerModel
+import Presentation
+import SceneFormat
 import Scenes
 import Testing
 

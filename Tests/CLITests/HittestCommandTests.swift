@@ -114,7 +114,9 @@ import Testing
 
   private var parser: ArgumentParser<Options> {
     var p = ArgumentParser<Options>(command: "t", summary: "test")
-    p.option("--n", \.n, valueName: "N", help: "", expected: "a positive integer", parse: ArgumentValues.positiveInt)
+    p.option(
+      "--n", \.n, valueName: "N", help: "", expected: "a positive integer",
+      parse: ArgumentValues.integer(in: 1...Int.max))
     p.repeatedOption("--x", \.xs, valueName: "X", help: "", expected: "a number", parse: ArgumentValues.number)
     p.flag("--on", \.on, help: "")
     return p

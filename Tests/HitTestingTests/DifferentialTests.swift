@@ -1,8 +1,8 @@
-import Verification
-import Presentation
 import LayerModel
+import Presentation
 import Scenes
 import Testing
+import Verification
 
 @testable import HitTesting
 
@@ -22,6 +22,26 @@ import Testing
       )
     }
     #expect(report.disagreementCount == 0)
+    #expect(report.toleratedShare <= AnswerComparison.toleratedShareLimit, "tolerated \(report.tolerated)")
+  }
+
+  @Test(arguments: [1e-6, 1e-8])
+  func aShrinkOfTheHitRegionsIsCaught(_ shrink: Double) {
+    // Fault injection: every strategy answers with every layer's hit region shrunk by `shrink`
+    // points. The verification must see it (a tolerance of about 1e-4 pt used to let 1e-5 pass).
+    var verifier = Verifier()
+    verifier.scenes = 40
+    verifier.points = 500
+    verifier.seed = 2026
+    verifier.shrinkHitRegions = shrink
+    let report = verifier.run()
+    #expect(report.disagreementCount > 100, "\(shrink): only \(report.disagreementCount) disagreements")
+    for kind in verifier.strategies {
+      let caught = HitTestSemantics.presets.reduce(0) {
+        $0 + (report.tallies["\(kind.rawValue) \($1.name)"]?.disagreements ?? 0)
+      }
+      #expect(caught > 0, "\(kind.rawValue) with every hit region shrunk by \(shrink) pt passed verification")
+    }
   }
 
   @Test func aBiggerSceneSweep() {

@@ -1,6 +1,6 @@
-import SceneFormat
-import Presentation
 import LayerModel
+import Presentation
+import SceneFormat
 import Scenes
 import Testing
 

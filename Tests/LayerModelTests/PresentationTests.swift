@@ -1,9 +1,9 @@
-import Verification
-import SceneFormat
-import Presentation
 import BenchKit
+import Presentation
+import SceneFormat
 import Scenes
 import Testing
+import Verification
 
 @testable import LayerModel
 
@@ -43,29 +43,17 @@ import Testing
   }
 }
 
-/// Whether the flat answer `answer` agrees with the tree walk at `p`, allowing only for rounding:
-/// the same answer, or a point provably within tolerance of a decision boundary of either
-/// answer's row (`isNearDecisionBoundary`), or a witness: a point within a tiny offset of `p`
-/// (a ladder from 1e-15 to 1e-7 relative) where the tree walk answers `answer`.
+/// Whether the flat answer `answer` agrees with CALayer's recursive walk over the presentation
+/// tree at `p`: the same answer, or two answers the exact oracle accepts (they differ only
+/// within the measured rounding of an edge).
 func referenceAgrees(
-  _ tree: Layer, _ frame: PresentationFrame, _ p: Point, _ answer: LayerID?, _ ids: [ObjectIdentifier: Int32],
-  _ semantics: HitTestSemantics
+  _ tree: Layer, _ builder: PresentationFrameBuilder, _ p: Point, _ answer: LayerID?,
+  _ ids: [ObjectIdentifier: Int32], _ semantics: HitTestSemantics
 ) -> Bool {
-  func ref(_ q: Point) -> LayerID? {
-    tree.hitTest(q, semantics: semantics).map { LayerID(ids[ObjectIdentifier($0.modelLayer ?? $0)]!) }
-  }
-  let expected = ref(p)
+  let expected = tree.hitTest(p, semantics: semantics).map { LayerID(ids[ObjectIdentifier($0.modelLayer ?? $0)]!) }
   if expected == answer { return true }
-  for id in [expected, answer].compactMap({ $0 }) {
-    if let row = frame.row(of: id), frame.isNearDecisionBoundary(row: row, p) { return true }
-  }
-  for k in stride(from: -15.0, through: -7, by: 2) {
-    let delta = pow(10, k) * (1 + abs(p.x) + abs(p.y))
-    for dx in [-delta, 0, delta] {
-      for dy in [-delta, 0, delta] where ref(Point(p.x + dx, p.y + dy)) == answer { return true }
-    }
-  }
-  return false
+  let oracle = ExactOracle(builder: builder)
+  return oracle.accepts(answer, at: p, by: .flat) && oracle.accepts(expected, at: p, by: .walk)
 }
 
 @Suite struct PresentationFrameTests {
@@ -80,10 +68,11 @@ func referenceAgrees(
       let t = rng.uniform(0, 5)
       let tree = model.presentation(at: t)
       for semantics in HitTestSemantics.presets {
-        let frame = PresentationFrameBuilder(root: model, semantics: semantics).build(at: t)
+        let builder = PresentationFrameBuilder(root: model, semantics: semantics)
+        let frame = builder.build(at: t)
         for p in RandomScene.points(for: frame, count: 150, rng: &rng) {
           comparisons += 1
-          if !referenceAgrees(tree, frame, p, frame.topCandidateByScan(p), ids, semantics) { disagreements += 1 }
+          if !referenceAgrees(tree, builder, p, frame.topCandidateByScan(p), ids, semantics) { disagreements += 1 }
         }
       }
     }

@@ -1,9 +1,9 @@
 import FileIO
-import Verification
-import SceneFormat
 import JSON
 import LayerModel
 import Presentation
+import SceneFormat
+import Verification
 
 /// The output formats of `hitbench run`.
 public enum ReportFormat: String, CaseIterable, Sendable {
@@ -88,7 +88,7 @@ public struct RunReport: Sendable {
     "presentationNsMedian", "updateNsMedian", "updateNsP90", "queriesNsMedian", "queriesNsP90", "frameNsMin",
     "frameNsMedian", "frameNsP90", "frameNsP99", "frameNsMad", "nsPerQuery", "allocationsPerFrame",
     "bytesAllocatedPerFrame", "peakResidentBytes", "indexBytes", "testedPerQuery", "queryFloorNs", "updateFloorNs",
-    "queryFloorRatio", "updateFloorRatio", "noisy", "verifiedAnswers", "disagreements",
+    "queryFloorRatio", "updateFloorRatio", "noisy", "verifiedAnswers", "toleratedAnswers", "disagreements",
   ]
 
   func csv() -> String {
@@ -101,7 +101,7 @@ public struct RunReport: Sendable {
         "\(m.frameNs.min)", "\(m.frameNs.median)", "\(m.frameNs.p90)", "\(m.frameNs.p99)", "\(m.frameNs.mad)",
         "\(m.nsPerQuery)", "\(m.allocationsPerFrame)", "\(m.bytesAllocatedPerFrame)", "\(m.peakResidentBytes)",
         "\(m.indexBytes)", "\(m.testedPerQuery)", "\(m.queryFloorNs)", "\(m.updateFloorNs)", "\(m.queryFloorRatio)",
-        "\(m.updateFloorRatio)", "\(m.noisy)", "\(m.verifiedAnswers)", "\(m.disagreements)",
+        "\(m.updateFloorRatio)", "\(m.noisy)", "\(m.verifiedAnswers)", "\(m.toleratedAnswers)", "\(m.disagreements)",
       ]
       out += v.joined(separator: ",") + "\n"
     }
@@ -135,7 +135,8 @@ public struct RunReport: Sendable {
         ("testedPerQuery", .number(m.testedPerQuery)), ("queryFloorNs", .number(m.queryFloorNs)),
         ("updateFloorNs", .number(m.updateFloorNs)), ("queryFloorRatio", .number(m.queryFloorRatio)),
         ("updateFloorRatio", .number(m.updateFloorRatio)), ("noisy", .bool(m.noisy)),
-        ("verifiedAnswers", .number(Double(m.verifiedAnswers))), ("disagreements", .number(Double(m.disagreements))),
+        ("verifiedAnswers", .number(Double(m.verifiedAnswers))),
+        ("toleratedAnswers", .number(Double(m.toleratedAnswers))), ("disagreements", .number(Double(m.disagreements))),
       ])
     }
     return .object([("meta", meta), ("results", .array(results))])

@@ -23,6 +23,9 @@ public struct Measurement: Sendable {
   public var testedPerQuery: Double
   /// Number of answers checked against tree-walk (0 when not verifying), and disagreements.
   public var verifiedAnswers: Int
+  /// Answers that differ from tree-walk's within the measured rounding (the exact oracle
+  /// accepts both); bounded by `AnswerComparison.toleratedShareLimit`.
+  public var toleratedAnswers: Int
   public var disagreements: Int
   /// The query floor: ns for one exact test against the reference's answer per query.
   public var queryFloorNs: Double

@@ -36,6 +36,20 @@ public struct RunConfiguration: Sendable {
 
   public init() {}
 
+  /// The most points one configuration may precompute: (warm-up + measured frames) x the
+  /// largest Q. 2^26 points are 1 GiB; beyond that a run is refused rather than left to fail
+  /// in the allocator.
+  public static let pointLimit = 1 << 26
+
+  /// What is wrong with the configuration's sizes, or nil when it can run.
+  public var sizeProblem: String? {
+    let perFrame = queries.max() ?? 0
+    let (total, overflow) = (warmup + frames).multipliedReportingOverflow(by: perFrame)
+    guard overflow || total > Self.pointLimit else { return nil }
+    return "--frames (\(frames)) plus --warmup (\(warmup)) times --queries (\(perFrame)) asks for "
+      + "\(overflow ? "more than 2^63" : String(total)) points; the limit is \(Self.pointLimit) (1 GiB of points)"
+  }
+
   public init(
     scene: SceneSource, layers: Int, animatedFraction: Double = 1, strategies: [StrategyKind] = StrategyKind.allCases,
     queries: [Int], workload: Workload = .uniform, frames: Int = 60, warmup: Int = 10

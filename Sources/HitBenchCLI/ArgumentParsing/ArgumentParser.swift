@@ -65,7 +65,7 @@ public struct ArgumentParser<Options> {
         (options: inout Options, value: String) throws(CommandError) in
         guard let v = parse(value) else {
           throw CommandError.usage(
-            command: command, message: "invalid value '\(value)' for \(name): expected \(expected)")
+            command: command, message: "invalid value '\(CommandError.shown(value))' for \(name): expected \(expected)")
         }
         store(&options, v)
       })
@@ -76,9 +76,20 @@ public struct ArgumentParser<Options> {
     specs.append(Spec(name: name, valueName: nil, help: help) { options, _ in options[keyPath: keyPath] = true })
   }
 
-  /// Parses `arguments` into `options`; answers the positional arguments.
-  public func parse(_ arguments: [String], into options: inout Options) throws(CommandError) -> [String] {
+  /// What `parse` found besides the options it wrote.
+  public struct Parsed {
+    /// The positional arguments, in order.
+    public var positionals: [String]
+    /// The names of the options given on the command line (defaults are not listed).
+    public var given: Set<String>
+  }
+
+  /// Parses `arguments` into `options`; answers the positional arguments and which options
+  /// were given.
+  @discardableResult
+  public func parse(_ arguments: [String], into options: inout Options) throws(CommandError) -> Parsed {
     var positionals: [String] = []
+    var given = Set<String>()
     var i = 0
     while i < arguments.count {
       let arg = arguments[i]
@@ -99,8 +110,10 @@ public struct ArgumentParser<Options> {
       }
       guard let spec = specs.first(where: { $0.name == name }) else {
         let names = specs.map(\.name).joined(separator: ", ")
-        throw usageError("unknown option '\(name)' (valid options: \(names.isEmpty ? "none" : names))")
+        throw usageError(
+          "unknown option '\(CommandError.shown(name))' (valid options: \(names.isEmpty ? "none" : names))")
       }
+      given.insert(name)
       if spec.valueName == nil {
         if inline != nil { throw usageError("\(name) takes no value") }
         try spec.apply(&options, "")
@@ -120,9 +133,9 @@ public struct ArgumentParser<Options> {
       throw usageError("missing \(positionalNames.dropFirst(positionals.count).first ?? "argument")")
     }
     if positionals.count > positionalNames.count {
-      throw usageError("unexpected argument '\(positionals[positionalNames.count])'")
+      throw usageError("unexpected argument '\(CommandError.shown(positionals[positionalNames.count]))'")
     }
-    return positionals
+    return Parsed(positionals: positionals, given: given)
   }
 
   /// The generated help text.
@@ -169,11 +182,6 @@ enum ArgumentValues {
 
   static func finite(_ s: String) -> Double? {
     guard let v = number(s), v.isFinite else { return nil }
-    return v
-  }
-
-  static func positiveInt(_ s: String) -> Int? {
-    guard let v = Int(s.trimmingWhitespace), v > 0 else { return nil }
     return v
   }
 

@@ -1,9 +1,9 @@
 import FileIO
-import Verification
-import SceneFormat
 import JSON
 import LayerModel
 import Presentation
+import SceneFormat
+import Verification
 
 /// Why a command stopped, with the exit code it maps to (sysexits.h): 64 for usage, 65 for bad
 /// input data, 73 when an output cannot be created, 1 for a failed check (a disagreement, a
@@ -43,4 +43,24 @@ public enum CommandError: Error, CustomStringConvertible {
   }
 
   static func scene(_ e: SceneFileError) -> CommandError { .data(e.description) }
+
+  /// A user's text as it appears in a message: control characters escaped, at most 80
+  /// characters, so every message stays one short line.
+  static func shown(_ text: String) -> String {
+    var out = ""
+    var n = 0
+    for u in text.unicodeScalars {
+      if n >= 80 {
+        out += "…"
+        break
+      }
+      if u.value < 0x20 || u.value == 0x7F {
+        out += "\\u{\(String(u.value, radix: 16))}"
+      } else {
+        out.unicodeScalars.append(u)
+      }
+      n += 1
+    }
+    return out
+  }
 }

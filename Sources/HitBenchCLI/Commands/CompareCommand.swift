@@ -1,9 +1,9 @@
 import FileIO
-import Verification
-import SceneFormat
 import JSON
 import LayerModel
 import Presentation
+import SceneFormat
+import Verification
 
 /// `hitbench compare BASE.json NEW.json [--threshold 5%]`: per-result changes; exit 1 on a
 /// regression beyond the threshold.
@@ -75,7 +75,7 @@ enum CompareCommand {
 
   static func run(_ args: [String]) throws(CommandError) {
     var o = Options()
-    let files = try parser.parse(args, into: &o)
+    let files = try parser.parse(args, into: &o).positionals
     let base = try load(files[0])
     let new = try load(files[1])
     let (rows, regressions) = compare(base, new, threshold: o.threshold)

@@ -1,11 +1,11 @@
-import FileIO
-import Verification
-import SceneFormat
-import JSON
 import BenchKit
+import FileIO
+import JSON
 import LayerModel
 import Presentation
+import SceneFormat
 import Scenes
+import Verification
 
 #if canImport(Glibc)
   import Glibc

@@ -1,10 +1,10 @@
 import FileIO
-import Verification
-import SceneFormat
 import JSON
 import LayerModel
 import Presentation
+import SceneFormat
 import Scenes
+import Verification
 
 /// `hitbench generate KIND --layers N [--animated F] [--seed S] -o FILE`.
 enum GenerateCommand {
@@ -38,7 +38,7 @@ enum GenerateCommand {
 
   static func run(_ args: [String]) throws(CommandError) {
     var o = Options()
-    let positional = try parser.parse(args, into: &o)
+    let positional = try parser.parse(args, into: &o).positionals
     guard let kind = SceneKind(rawValue: positional[0]) else {
       throw .usage(
         command: "generate",

@@ -1,10 +1,10 @@
 import FileIO
-import Verification
-import SceneFormat
-import JSON
 import HitTesting
+import JSON
 import LayerModel
 import Presentation
+import SceneFormat
+import Verification
 
 /// `hitbench hittest`: which layer is under each point of a scene, at a time, by a semantics.
 enum HittestCommand {
@@ -78,7 +78,7 @@ enum HittestCommand {
       for (i, p) in o.points.enumerated() {
         for (k, kind) in o.strategies.enumerated() {
           let label = o.strategies.count > 1 ? " [\(kind.rawValue)]" : ""
-          let hit = answers[k][i].map { names[Int($0.rawValue)] } ?? "nil"
+          let hit = answers[k][i].map { Output.escaped(names[Int($0.rawValue)]) } ?? "nil"
           Output.out("\(formatNumber(p.x)),\(formatNumber(p.y))\(label) -> \(hit)\n")
         }
       }

@@ -49,6 +49,12 @@ enum MismatchCommand {
   static func run(_ args: [String]) throws(CommandError) {
     var o = Options()
     _ = try parser.parse(args, into: &o)
+    if o.frames.multipliedReportingOverflow(by: o.queries).partialValue > RunConfiguration.pointLimit {
+      throw .usage(
+        command: "mismatch",
+        message:
+          "--frames (\(o.frames)) times --queries (\(o.queries)) is more than \(RunConfiguration.pointLimit) points")
+    }
     Output.out(
       o.format == "csv"
         ? "scene,layers,frames,queries,differ,fraction\n"

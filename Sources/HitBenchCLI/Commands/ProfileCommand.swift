@@ -17,7 +17,19 @@ enum ProfileCommand {
     var strategy: StrategyKind?
     var phase = ProfilePhase.queries
     var seconds = 5.0
-    var perfControl: String?
+    var perfControl: PerfControl?
+  }
+
+  /// perf's control FIFO and, optionally, its acknowledgement FIFO (`--perf-control FIFO[,ACK]`).
+  struct PerfControl {
+    var fifo: String
+    var ack: String?
+
+    static func parse(_ s: String) -> PerfControl? {
+      let parts = s.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty }) else { return nil }
+      return PerfControl(fifo: parts[0], ack: parts.count == 2 ? parts[1] : nil)
+    }
   }
 
   static var parser: ArgumentParser<Options> {
@@ -41,15 +53,15 @@ enum ProfileCommand {
       expected: "seconds from 0.01 to 3600", parse: ArgumentValues.number(in: 0.01...3600))
     p.option(
       "--perf-control", optional: \.perfControl, valueName: "FIFO[,ACK]",
-      help: "perf's control FIFO (and ack FIFO): counters enabled only around the loop", expected: "FIFO or FIFO,ACK"
-    ) { $0.isEmpty ? nil : $0 }
+      help: "perf's control FIFO (and ack FIFO): counters enabled only around the loop",
+      expected: "FIFO or FIFO,ACK (two non-empty paths)", parse: PerfControl.parse)
     return p
   }
 
   static func run(_ args: [String]) throws(CommandError) {
     var o = Options()
-    if !args.contains(where: { $0.hasPrefix("--queries") }) { o.run.queries = [1000] }
-    _ = try parser.parse(args, into: &o)
+    o.run.queries = [1000]
+    try parser.parse(args, into: &o)
     guard let kind = o.strategy else { throw .usage(command: "profile", message: "missing --strategy NAME") }
     let model = try RunCommand.loadScene(o.run, command: "profile")
     let builder = PresentationFrameBuilder(root: model, semantics: o.run.semantics)
@@ -59,31 +71,56 @@ enum ProfileCommand {
     let pts = Runner.points(c, model: model, builder: builder, queries: o.run.queries[0])
     var control: (Int32, Int32?)?
     if let spec = o.perfControl {
-      let parts = spec.split(separator: ",").map(String.init)
-      let fd = open(parts[0], O_WRONLY)
-      guard fd >= 0 else { throw .usage(command: "profile", message: "cannot open --perf-control FIFO \(parts[0])") }
-      var ack: Int32?
-      if parts.count > 1 {
-        let a = open(parts[1], O_RDONLY)
-        guard a >= 0 else { throw .usage(command: "profile", message: "cannot open --perf-control ACK \(parts[1])") }
-        ack = a
-      }
+      let fd = try openFIFO(spec.fifo, writing: true)
+      let ack = try spec.ack.map { path throws(CommandError) in try openFIFO(path, writing: false) }
       control = (fd, ack)
     }
     func send(_ word: String) {
       guard let (fd, ack) = control else { return }
+      // A reader that went away gives EPIPE (SIGPIPE is ignored), not a signal.
       _ = word.withCString { write(fd, $0, strlen($0)) }
       if let ack {
-        var buf = [UInt8](repeating: 0, count: 8)
-        _ = read(ack, &buf, 8)
+        // perf answers "ack\n"; wait at most 10 s, so a silent peer cannot hang the run.
+        var p = pollfd(fd: ack, events: Int16(POLLIN), revents: 0)
+        if poll(&p, 1, 10_000) > 0 {
+          var buf = [UInt8](repeating: 0, count: 8)
+          _ = read(ack, &buf, 8)
+        }
       }
     }
     let loop = ProfileLoop(builder: builder, points: pts, phase: o.phase, seconds: o.seconds)
     let start = monotonicNanoseconds()
     let runs = loop.run(kind, enable: { send("enable\n") }, disable: { send("disable\n") })
+    if let (fd, ack) = control {
+      close(fd)
+      if let ack { close(ack) }
+    }
     let elapsed = Double(monotonicNanoseconds() - start)
     Output.err(
       "profile: \(kind.rawValue) \(o.phase.rawValue) x\(runs) on \(builder.layers.count) layers, \(Int(elapsed / Double(max(runs, 1)))) ns each\n"
     )
+  }
+
+  /// Opens one of perf's control FIFOs without ever blocking: a path that is not a FIFO is a
+  /// usage error (a regular file would be overwritten), and a control FIFO that no process reads
+  /// (perf not running) cannot be written (73) rather than hanging the open.
+  static func openFIFO(_ path: String, writing: Bool) throws(CommandError) -> Int32 {
+    let shown = CommandError.shown(path)
+    var st = stat()
+    guard stat(path, &st) == 0 else {
+      throw .usage(command: "profile", message: "--perf-control: '\(shown)' does not exist (make it with mkfifo)")
+    }
+    guard st.st_mode & S_IFMT == S_IFIFO else {
+      throw .usage(command: "profile", message: "--perf-control: '\(shown)' is not a FIFO (make one with mkfifo)")
+    }
+    let fd = open(path, (writing ? O_WRONLY : O_RDONLY) | O_NONBLOCK | O_CLOEXEC)
+    guard fd >= 0 else {
+      let reason =
+        errno == ENXIO
+        ? "no process reads it (run under perf with --control fifo:...)" : String(cString: strerror(errno))
+      throw .cannotCreate("--perf-control: cannot open '\(shown)': \(reason)")
+    }
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+    return fd
   }
 }

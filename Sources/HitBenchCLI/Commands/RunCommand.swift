@@ -1,13 +1,13 @@
-import FileIO
-import Verification
-import SceneFormat
-import JSON
 import BenchKit
 import BenchmarkSuites
+import FileIO
 import HitTesting
+import JSON
 import LayerModel
 import Presentation
+import SceneFormat
 import Scenes
+import Verification
 
 /// `hitbench run`: strategies compared frame by frame on a scene, or a named suite.
 enum RunCommand {
@@ -92,6 +92,7 @@ enum RunCommand {
   static func borrowOptions<O>(
     _ names: [String], into p: inout ArgumentParser<O>, _ keyPath: WritableKeyPath<O, RunConfiguration>
   ) {
+    let borrower = p.command
     for name in names {
       guard let spec = parser.specs.first(where: { $0.name == name }) else { continue }
       p.specs.append(
@@ -99,7 +100,13 @@ enum RunCommand {
           (o: inout O, v: String) throws(CommandError) in
           var r = Options()
           r.config = o[keyPath: keyPath]
-          try spec.apply(&r, v)
+          do throws(CommandError) { try spec.apply(&r, v) } catch {
+            // The spec was made for `run`: name the command that borrowed it.
+            switch error {
+            case .usage(_, let message): throw .usage(command: borrower, message: message)
+            default: throw error
+            }
+          }
           o[keyPath: keyPath] = r.config
         })
     }
@@ -115,10 +122,9 @@ enum RunCommand {
 
   static func run(_ args: [String]) throws(CommandError) {
     var o = Options()
-    _ = try parser.parse(args, into: &o)
+    let explicit = try parser.parse(args, into: &o).given
     var configs = [o.config]
     if let name = o.suite {
-      let explicit = Set(args.map { String($0.split(separator: "=")[0]) })
       for flag in ["--scene", "--layers", "--animated", "--queries", "--workload"] where explicit.contains(flag) {
         throw .usage(command: "run", message: "\(flag) cannot be combined with --suite (the suite fixes it)")
       }
@@ -134,6 +140,9 @@ enum RunCommand {
         c.verify = o.config.verify
         return c
       }
+    }
+    for c in configs {
+      if let problem = c.sizeProblem { throw .usage(command: "run", message: problem) }
     }
     let progress = Progress(total: configs.count, label: "run")
     var results: [Measurement] = []
@@ -153,5 +162,12 @@ enum RunCommand {
     }
     let bad = results.reduce(0) { $0 + $1.disagreements }
     if bad > 0 { throw .failed("\(bad) answers disagree with tree-walk (--verify)") }
+    let verified = results.reduce(0) { $0 + $1.verifiedAnswers }
+    let tolerated = results.reduce(0) { $0 + $1.toleratedAnswers }
+    if verified > 0 && Double(tolerated) > AnswerComparison.toleratedShareLimit * Double(verified) {
+      throw .failed(
+        "\(tolerated) of \(verified) answers differ from tree-walk within rounding: more than the "
+          + "\(formatNumber(AnswerComparison.toleratedShareLimit * 100))% a verification may tolerate (--verify)")
+    }
   }
 }

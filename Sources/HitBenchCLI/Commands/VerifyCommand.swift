@@ -1,11 +1,11 @@
 import FileIO
-import Verification
-import SceneFormat
-import JSON
 import HitTesting
+import JSON
 import LayerModel
 import Presentation
+import SceneFormat
 import Scenes
+import Verification
 
 /// `hitbench verify`: every strategy against `tree-walk` on random scenes under every preset.
 enum VerifyCommand {
@@ -19,16 +19,17 @@ enum VerifyCommand {
     var semantics: [HitTestSemantics] = []
     var layers: ClosedRange<Int> = 1...60
     var output = "verify-failures"
+    var shrink = 0.0
   }
 
   static var parser: ArgumentParser<Options> {
     var p = ArgumentParser<Options>(command: "verify", summary: summary)
     p.option(
-      "--scenes", \.scenes, valueName: "N", help: "random scenes (default 200)", expected: "a positive integer",
-      parse: ArgumentValues.positiveInt)
+      "--scenes", \.scenes, valueName: "N", help: "random scenes (default 200)",
+      expected: "an integer from 1 to 10000000", parse: ArgumentValues.integer(in: 1...10_000_000))
     p.option(
       "--points", \.points, valueName: "M", help: "points per scene and preset (default 1000)",
-      expected: "a positive integer", parse: ArgumentValues.positiveInt)
+      expected: "an integer from 1 to 1000000", parse: ArgumentValues.integer(in: 1...1_000_000))
     p.option(
       "--seed", \.seed, valueName: "S", help: "seed (default 1)", expected: "an unsigned integer",
       parse: ArgumentValues.uint64)
@@ -48,6 +49,10 @@ enum VerifyCommand {
       "--output", \.output, valueName: "DIR", help: "where disagreeing scenes are written (default verify-failures)",
       expected: "a directory"
     ) { $0.isEmpty ? nil : $0 }
+    p.option(
+      "--inject-shrink", \.shrink, valueName: "D",
+      help: "self-test: strategies answer with every hit region shrunk by D points; verify must fail",
+      expected: "a number from 0 to 1", parse: ArgumentValues.number(in: 0...1))
     return p
   }
 
@@ -61,6 +66,7 @@ enum VerifyCommand {
     if !o.strategies.isEmpty { v.strategies = o.strategies.filter { $0 != .treeWalk } }
     if !o.semantics.isEmpty { v.semantics = o.semantics }
     v.generator = RandomScene(layerCount: o.layers, hostile: true, animatedFraction: 0.3)
+    v.shrinkHitRegions = o.shrink
     let progress = Progress(total: o.scenes, label: "verify")
     let report = v.run { progress.update($0) }
     progress.finish()
@@ -73,9 +79,13 @@ enum VerifyCommand {
           + String(t.comparisons).leftPadded(11) + String(t.tolerated).leftPadded(11)
           + String(t.disagreements).leftPadded(15) + "\n")
     }
+    let share = formatNumber((report.toleratedShare * 1e5).rounded() / 1e3)
     Output.out(
-      "\(report.comparisons) comparisons, \(report.tolerated) tolerated (within floating-point tolerance of an edge), \(report.disagreementCount) disagreements\n"
+      "\(report.comparisons) comparisons, \(report.tolerated) tolerated (\(share)%: within the measured rounding of an edge; limit \(formatNumber(AnswerComparison.toleratedShareLimit * 100))%), \(report.disagreementCount) disagreements\n"
     )
+    if report.disagreementCount == 0 && !report.passed {
+      throw .failed("the tolerated share \(share)% exceeds the limit")
+    }
     guard report.disagreementCount > 0 else { return }
     do { try FileIO.makeDirectories(o.output) } catch { throw .file(error) }
     for (i, d) in report.disagreements.enumerated() {

@@ -168,23 +168,26 @@ public struct BVH<Builder: BVHBuilder>: HitTestStrategy {
   public static var name: String { Builder.name }
   public static var summary: String { Builder.summary }
 
-  @usableFromInline var frame = PresentationFrame(semantics: .calayer)
+  @usableFromInline var binding = FrameBinding()
   @usableFromInline var tree = BVHTree()
   var builder = Builder()
 
   public init() {}
 
   public mutating func update(with frame: PresentationFrame) {
-    self.frame = frame
+    binding.bind(frame)
     tree.load(frame, hittableOnly: true)
     builder.build(&tree)
     tree.finish(frame)
   }
 
+  @inlinable public var isCurrent: Bool { binding.isCurrent }
+
   public var memoryFootprint: Int { tree.memoryFootprint }
 
   @inlinable
   public func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
-    tree.query(frame, p, &counter)
+    assert(binding.isCurrent, "queried after the frame was rebuilt")
+    return tree.query(binding.frame, p, &counter)
   }
 }

@@ -15,7 +15,7 @@ public struct RefitBVH: HitTestStrategy {
   /// Rebuild when the refitted tree's SAH cost exceeds this multiple of its cost at build time.
   public static let rebuildRatio: Float = 1.5
 
-  @usableFromInline var frame = PresentationFrame(semantics: .calayer)
+  @usableFromInline var binding = FrameBinding()
   @usableFromInline var tree = BVHTree()
   var builder = SAHBuilder()
   var builtGeneration = -1
@@ -27,8 +27,8 @@ public struct RefitBVH: HitTestStrategy {
   public init() {}
 
   public mutating func update(with frame: PresentationFrame) {
-    let sameFrameObject = self.frame === frame
-    self.frame = frame
+    let sameFrameObject = binding.frame === frame
+    binding.bind(frame)
     if !sameFrameObject || frame.orderGeneration != builtGeneration || frame.count != builtCount {
       _rebuild(frame)
       return
@@ -79,10 +79,13 @@ public struct RefitBVH: HitTestStrategy {
     }
   }
 
+  @inlinable public var isCurrent: Bool { binding.isCurrent }
+
   public var memoryFootprint: Int { tree.memoryFootprint }
 
   @inlinable
   public func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
-    tree.query(frame, p, &counter)
+    assert(binding.isCurrent, "queried after the frame was rebuilt")
+    return tree.query(binding.frame, p, &counter)
   }
 }

@@ -14,7 +14,7 @@ public struct FlatScan: HitTestStrategy {
   public static let summary =
     "SIMD linear scan of world boxes from the top down: tiny update, O(n) queries; best for few queries per frame"
 
-  @usableFromInline var frame = PresentationFrame(semantics: .calayer)
+  @usableFromInline var binding = FrameBinding()
   /// Rows in descending priority, padded to a multiple of 8 with -1.
   @usableFromInline var rows: [Int32] = []
   @usableFromInline var minX: [SIMD8<Float>] = []
@@ -27,7 +27,7 @@ public struct FlatScan: HitTestStrategy {
   public init() {}
 
   public mutating func update(with frame: PresentationFrame) {
-    self.frame = frame
+    binding.bind(frame)
     rows.removeAll(keepingCapacity: true)
     if rows.capacity < frame.count + 8 { rows.reserveCapacity(frame.count + 8) }
     var r = frame.count - 1
@@ -71,13 +71,16 @@ public struct FlatScan: HitTestStrategy {
     }
   }
 
+  @inlinable public var isCurrent: Bool { binding.isCurrent }
+
   public var memoryFootprint: Int { rows.capacity * 4 + minX.capacity * 4 * 32 }
 
   @inlinable
   public func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
     let px = SIMD8<Float>(repeating: Float(p.x))
     let py = SIMD8<Float>(repeating: Float(p.y))
-    let f = frame
+    assert(binding.isCurrent, "queried after the frame was rebuilt")
+    let f = binding.frame
     return rows.withUnsafeBufferPointer { rs -> LayerID? in
       minX.withUnsafeBufferPointer { x0 in
         minY.withUnsafeBufferPointer { y0 in

@@ -23,7 +23,7 @@ public struct FlatTree: HitTestStrategy {
     }
   }
 
-  @usableFromInline var frame = PresentationFrame(semantics: .calayer)
+  @usableFromInline var binding = FrameBinding()
   @usableFromInline var subtreeBox: [SIMD4<Float>] = []
   @usableFromInline var lastChild: [Int32] = []
   @usableFromInline var prevSibling: [Int32] = []
@@ -32,7 +32,7 @@ public struct FlatTree: HitTestStrategy {
   public init() {}
 
   public mutating func update(with frame: PresentationFrame) {
-    self.frame = frame
+    binding.bind(frame)
     let n = frame.count
     if subtreeBox.count != n {
       subtreeBox = [SIMD4<Float>](repeating: .zero, count: n)
@@ -62,11 +62,14 @@ public struct FlatTree: HitTestStrategy {
     stack.reserve(n + 1)
   }
 
+  @inlinable public var isCurrent: Bool { binding.isCurrent }
+
   public var memoryFootprint: Int { subtreeBox.capacity * 16 + lastChild.capacity * 8 + stack.capacity * 8 }
 
   @inlinable
   public func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
-    let f = frame
+    assert(binding.isCurrent, "queried after the frame was rebuilt")
+    let f = binding.frame
     guard f.count > 0 else { return nil }
     let px = Float(p.x)
     let py = Float(p.y)

@@ -25,7 +25,7 @@ public struct TreeWalk: HitTestStrategy {
     }
   }
 
-  @usableFromInline var frame = PresentationFrame(semantics: .calayer)
+  @usableFromInline var binding = FrameBinding()
   /// The top-most sublayer of each row, and each row's next sibling below it (-1: none).
   @usableFromInline var lastChild: [Int32] = []
   @usableFromInline var prevSibling: [Int32] = []
@@ -34,7 +34,7 @@ public struct TreeWalk: HitTestStrategy {
   public init() {}
 
   public mutating func update(with frame: PresentationFrame) {
-    self.frame = frame
+    binding.bind(frame)
     let n = frame.count
     if lastChild.count != n {
       lastChild = [Int32](repeating: -1, count: n)
@@ -44,15 +44,18 @@ public struct TreeWalk: HitTestStrategy {
     stack.reserve(n + 1)
   }
 
+  @inlinable public var isCurrent: Bool { binding.isCurrent }
+
   public var memoryFootprint: Int { lastChild.capacity * 8 + stack.capacity * MemoryLayout<_Visit>.stride }
 
   @inlinable
   public func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
-    let f = frame
+    assert(binding.isCurrent, "queried after the frame was rebuilt")
+    let f = binding.frame
     guard f.count > 0 else { return nil }
     let skip =
       PresentationFrame.Flags.hidden.rawValue | PresentationFrame.Flags.notInteractive.rawValue
-      | PresentationFrame.Flags.singular.rawValue
+      | PresentationFrame.Flags.singular.rawValue | PresentationFrame.Flags.degenerate.rawValue
     let s = stack.base
     // Enters row r with the point in its parent's space; false when the subtree is out.
     @inline(__always) func enter(_ r: Int, _ pp: Point, _ sp: inout Int) {

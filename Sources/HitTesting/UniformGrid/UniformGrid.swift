@@ -21,7 +21,7 @@ public struct UniformGrid: HitTestStrategy {
   public static let maxCellsPerRow = 64
   static let maxCellsPerSide = 2048
 
-  @usableFromInline var frame = PresentationFrame(semantics: .calayer)
+  @usableFromInline var binding = FrameBinding()
   @usableFromInline var originX = 0.0
   @usableFromInline var originY = 0.0
   @usableFromInline var inverseCell = 0.0
@@ -51,6 +51,14 @@ public struct UniformGrid: HitTestStrategy {
     return c >= 0 ? (c < Double(count) ? Int(c) : count - 1) : 0
   }
 
+  /// Cells along one side for an extent of `cells` cell sides: rounded up, within
+  /// 1...maxCellsPerSide; NaN (an infinite extent times a zero inverse) gives 1. Never converts
+  /// NaN or an out-of-range value to Int (undefined behaviour at -Ounchecked).
+  static func _cellCount(_ cells: Double) -> Int {
+    let c = cells.rounded(.up)
+    return c >= 1 ? (c < Double(maxCellsPerSide) ? Int(c) : maxCellsPerSide) : 1
+  }
+
   @inlinable @inline(__always) func _column(_ x: Double) -> Int {
     Self._cell(x, origin: originX, inverse: inverseCell, count: columns)
   }
@@ -60,11 +68,13 @@ public struct UniformGrid: HitTestStrategy {
   }
 
   public mutating func update(with frame: PresentationFrame) {
-    self.frame = frame
+    binding.bind(frame)
     let n = frame.count
     candidates.removeAll(keepingCapacity: true)
     overflow.removeAll(keepingCapacity: true)
-    if candidates.capacity < n {
+    // Every bound is the row count n itself, never an array's capacity (which the allocator
+    // rounds up): `span` is indexed by candidate, and there can be n candidates.
+    if span.count < n {
       candidates.reserveCapacity(n)
       overflow.reserveCapacity(n)
       spill.reserveCapacity(n)
@@ -114,8 +124,8 @@ public struct UniformGrid: HitTestStrategy {
     limitX = x1
     limitY = y1
     inverseCell = 1 / side
-    columns = Swift.max(1, Swift.min(Self.maxCellsPerSide, Int((w * inverseCell).rounded(.up))))
-    gridRows = Swift.max(1, Swift.min(Self.maxCellsPerSide, Int((h * inverseCell).rounded(.up))))
+    columns = Self._cellCount(w * inverseCell)
+    gridRows = Self._cellCount(h * inverseCell)
     let cells = columns * gridRows
     // Buffers only grow (with headroom), so a moving scene stops allocating once warmed up.
     // The side is at least sqrt(area / rows), so cells <= rows + 2 * maxCellsPerSide + 1 (from
@@ -245,13 +255,16 @@ public struct UniformGrid: HitTestStrategy {
     return sample[k / 2]
   }
 
+  @inlinable public var isCurrent: Bool { binding.isCurrent }
+
   public var memoryFootprint: Int {
     (cellStart.capacity + cellRows.capacity + overflow.capacity + candidates.capacity) * 4 + span.capacity * 16
   }
 
   @inlinable
   public func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
-    let f = frame
+    assert(binding.isCurrent, "queried after the frame was rebuilt")
+    let f = binding.frame
     var best: Int32 = -1
     if columns > 0, p.x >= originX, p.y >= originY, p.x <= limitX, p.y <= limitY {
       let c = _row(p.y) * columns + _column(p.x)

@@ -132,6 +132,15 @@ public final class KeyframeAnimation: PropertyAnimation {
     return out
   }
 
+  /// `keyTimes` when they fit: `count` entries (or, for discrete values, one more), each in
+  /// [0, 1], none decreasing. Anything else is ignored, as if no keyTimes were given, so that no
+  /// evaluation can read past the values (a scene file with such keyTimes is refused instead).
+  private func _usableKeyTimes(_ count: Int, discrete: Bool) -> [Double]? {
+    guard let kt = keyTimes, kt.count == count || (discrete && kt.count == count + 1) else { return nil }
+    for i in kt.indices where !(kt[i] >= 0 && kt[i] <= 1) || (i > 0 && kt[i] < kt[i - 1]) { return nil }
+    return kt
+  }
+
   private func _prepare() -> Prepared {
     if let p = _prepared { return p }
     var prepared: Prepared
@@ -139,13 +148,16 @@ public final class KeyframeAnimation: PropertyAnimation {
       let segs = _pathSegments(path)
       let lengths = segs.map { s in s.isJump ? 0 : Self._arcLength(16) { Self._bezierPoint(s, $0) } }
       let paced = calculationMode == .paced || calculationMode == .cubicPaced
+      let given = _usableKeyTimes(segs.count + 1, discrete: false)
       prepared = Prepared(
-        keyTimes: paced ? Self._paced(lengths) : (keyTimes ?? Self._evenly(segs.count + 1)), segments: segs)
+        keyTimes: paced ? Self._paced(lengths) : (given ?? Self._evenly(segs.count + 1)), segments: segs)
     } else {
       let n = values.count
       switch calculationMode {
       case .discrete:
-        prepared = Prepared(keyTimes: keyTimes ?? (0...n).map { Double($0) / Double(Swift.max(n, 1)) }, segments: [])
+        prepared = Prepared(
+          keyTimes: _usableKeyTimes(n, discrete: true) ?? (0...n).map { Double($0) / Double(Swift.max(n, 1)) },
+          segments: [])
       case .paced:
         prepared = Prepared(
           keyTimes: Self._paced((0..<Swift.max(n - 1, 0)).map { values[$0].distance(to: values[$0 + 1]) }),
@@ -159,7 +171,7 @@ public final class KeyframeAnimation: PropertyAnimation {
         }
         prepared = Prepared(keyTimes: Self._paced(lengths), segments: [])
       case .linear, .cubic:
-        prepared = Prepared(keyTimes: keyTimes ?? Self._evenly(n), segments: [])
+        prepared = Prepared(keyTimes: _usableKeyTimes(n, discrete: false) ?? Self._evenly(n), segments: [])
       }
     }
     if path == nil {

@@ -8,24 +8,34 @@ extension Layer {
     struct Visit {
       let layer: Layer
       let point: Point
+      /// The composite map from the layer's space to the window, for the distortion limit.
+      let toWindow: Homography
       let children: [Layer]
       var next: Int
     }
-    func enter(_ layer: Layer, _ p: Point) -> Visit? {
+    func enter(_ layer: Layer, _ p: Point, _ parentToWindow: Homography?) -> Visit? {
+      let h = layer.homographyToSuperlayer
       guard
         semantics.admits(
           hidden: layer.isHidden, userInteractionEnabled: layer.isUserInteractionEnabled, opacity: layer.opacity),
-        let inverse = layer.homographyToSuperlayer.inverted, let q = inverse.apply(p)
+        let inverse = h.inverted, let q = inverse.apply(p)
       else { return nil }
+      // A layer distorted beyond what Double resolves is degenerate, like a singular one.
+      let toWindow = parentToWindow.map { Homography.concat(h, $0) } ?? h
+      if toWindow.isAffine
+        && GeometryLimits.isTooDistorted(toWindow.m11, toWindow.m12, toWindow.m21, toWindow.m22)
+      {
+        return nil
+      }
       if semantics.clipsDescent(masksToBounds: layer.masksToBounds) && !layer.bounds.contains(q) { return nil }
-      return Visit(layer: layer, point: q, children: layer._sublayersTopFirst(semantics), next: 0)
+      return Visit(layer: layer, point: q, toWindow: toWindow, children: layer._sublayersTopFirst(semantics), next: 0)
     }
-    guard let first = enter(self, p) else { return nil }
+    guard let first = enter(self, p, nil) else { return nil }
     var stack = [first]
     while let top = stack.last {
       if top.next < top.children.count {
         stack[stack.count - 1].next += 1
-        if let visit = enter(top.children[top.next], top.point) { stack.append(visit) }
+        if let visit = enter(top.children[top.next], top.point, top.toWindow) { stack.append(visit) }
         continue
       }
       // No sublayer answered: the layer itself, and the first answer is the final one.
