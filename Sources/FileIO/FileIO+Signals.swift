@@ -26,7 +26,13 @@ enum _pendingTemporary {
         signal(sig, SIG_DFL)
         raise(sig)
       }
-      for sig in [SIGINT, SIGTERM, SIGHUP] { signal(sig, handler) }
+      for sig in [SIGINT, SIGTERM, SIGHUP] {
+        // A signal the process was started with ignored (nohup) stays ignored.
+        var old = sigaction()
+        sigaction(sig, nil, &old)
+        if unsafeBitCast(old.__sigaction_handler.sa_handler, to: Int.self) == 1 { continue }
+        signal(sig, handler)
+      }
     }
     buffer[0] = 0
     for i in 1..<bytes.count { buffer[i] = bytes[i] }

@@ -101,7 +101,7 @@ public final class PresentationFrame {
   @usableFromInline var _worldMaxX: UnsafeMutableBufferPointer<Double>
   @usableFromInline var _worldMaxY: UnsafeMutableBufferPointer<Double>
 
-  private var capacity: Int = 0
+  private(set) var capacity: Int = 0
 
   /// An empty frame (no rows); builders fill their own.
   public init(semantics: HitTestSemantics) {

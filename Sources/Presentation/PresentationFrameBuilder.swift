@@ -176,6 +176,7 @@ public final class PresentationFrameBuilder {
     _evaluateLayers(at: time, animated: animated)
     _orderRows()
     _fillRows()
+    frame._checkInvariants()
     return frame
   }
 

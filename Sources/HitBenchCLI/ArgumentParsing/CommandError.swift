@@ -35,8 +35,8 @@ public enum CommandError: Error, CustomStringConvertible {
   public var description: String {
     switch self {
     case .usage(let command, let message):
-      "hitbench\(command.isEmpty ? "" : " " + command): error: \(message)\n"
-        + "Run 'hitbench help\(command.isEmpty ? "" : " " + command)' for usage."
+      "hitbench\(command.isEmpty ? "" : " " + command): error: \(message) "
+        + "(see 'hitbench help\(command.isEmpty ? "" : " " + command)')"
     case .data(let message), .cannotCreate(let message): "hitbench: error: \(message)"
     case .failed(let message): "hitbench: \(message)"
     }

@@ -176,6 +176,7 @@ public struct BVH<Builder: BVHBuilder>: HitTestStrategy {
 
   public mutating func update(with frame: PresentationFrame) {
     binding.bind(frame)
+    defer { tree._checkInvariants(frame) }
     tree.load(frame, hittableOnly: true)
     builder.build(&tree)
     tree.finish(frame)

@@ -29,6 +29,7 @@ public struct RefitBVH: HitTestStrategy {
   public mutating func update(with frame: PresentationFrame) {
     let sameFrameObject = binding.frame === frame
     binding.bind(frame)
+    defer { tree._checkInvariants(frame) }
     if !sameFrameObject || frame.orderGeneration != builtGeneration || frame.count != builtCount {
       _rebuild(frame)
       return

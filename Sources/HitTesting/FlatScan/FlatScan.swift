@@ -69,6 +69,7 @@ public struct FlatScan: HitTestStrategy {
         maxY[b] = y1
       }
     }
+    _checkInvariants()
   }
 
   @inlinable public var isCurrent: Bool { binding.isCurrent }

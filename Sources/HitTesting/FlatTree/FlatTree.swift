@@ -60,6 +60,7 @@ public struct FlatTree: HitTestStrategy {
       }
     }
     stack.reserve(n + 1)
+    _checkInvariants()
   }
 
   @inlinable public var isCurrent: Bool { binding.isCurrent }

@@ -42,6 +42,7 @@ public struct TreeWalk: HitTestStrategy {
     }
     _linkChildren(frame, &lastChild, &prevSibling)
     stack.reserve(n + 1)
+    _checkInvariants()
   }
 
   @inlinable public var isCurrent: Bool { binding.isCurrent }

@@ -69,6 +69,7 @@ public struct UniformGrid: HitTestStrategy {
 
   public mutating func update(with frame: PresentationFrame) {
     binding.bind(frame)
+    defer { _checkInvariants() }
     let n = frame.count
     candidates.removeAll(keepingCapacity: true)
     overflow.removeAll(keepingCapacity: true)
