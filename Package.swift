@@ -9,9 +9,12 @@ let checked: [SwiftSetting] = [
 
 /// The measured hot paths (presentation build, strategies): `-Ounchecked` in release builds,
 /// where docs/optimisation-log.md shows it pays. Parsing, the model, the CLI and file output
-/// keep every check.
+/// keep every check. `HITBENCH_CHECKED_HOT_PATHS=1` builds them with -O too (to measure the
+/// difference: docs/optimisation-log.md).
 let hotPath: [SwiftSetting] =
-  checked + [
+  Context.environment["HITBENCH_CHECKED_HOT_PATHS"] == "1"
+  ? checked
+  : checked + [
     .unsafeFlags(["-Ounchecked"], .when(configuration: .release))
   ]
 
