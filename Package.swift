@@ -74,6 +74,11 @@ let package = Package(
       swiftSettings: checked
     ),
     .executableTarget(name: "hitbench", dependencies: ["HitBenchCLI"], swiftSettings: checked),
+    // The coverage-guided fuzzer of the scene reader and the hit test (scripts/fuzz.sh builds it
+    // with libFuzzer and AddressSanitizer; a normal build replays input files).
+    .executableTarget(
+      name: "hitbench-fuzz", dependencies: ["LayerModel", "SceneFormat", "Presentation", "HitTesting", "Verification"],
+      swiftSettings: checked),
     .testTarget(
       name: "LayerModelTests",
       dependencies: [
