@@ -1,16 +1,29 @@
 #!/usr/bin/env bash
-# Runs benchmark suites under AddressSanitizer (a separate build in .build-asan), to catch any
-# out-of-bounds or use-after-free in the -Ounchecked hot paths that bounds checks cannot see
-# (unsafe buffers). Slow: about 2-3x the normal suite time.
-#   scripts/asan.sh [SUITE ...]      (default: default crossover)
+# Everything under AddressSanitizer, to catch out-of-bounds accesses and use-after-free that
+# bounds checks cannot see (unsafe buffers, -Ounchecked hot paths):
+#   1. the whole test suite (debug, invariant checks on);
+#   2. a short coverage-guided fuzz run (scripts/fuzz.sh, 60 s unless FUZZ_SECONDS is set);
+#   3. the results pipeline (scripts/results.sh --asan: the default and crossover suites with
+#      --verify, the model-tree mismatch count, the SIMD scan comparison and hitbench verify),
+#      written to a temporary directory, RESULTS.md untouched.
+# Any sanitizer report fails the script. About 15-25 minutes on a 2-core machine.
+#   scripts/asan.sh [tests|fuzz|results ...]      (default: all three)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-swift build -c release --product hitbench --scratch-path .build-asan -Xswiftc -sanitize=address >&2
-suites=("$@")
-[ ${#suites[@]} -eq 0 ] && suites=(default crossover)
-for suite in "${suites[@]}"; do
-  echo "asan: suite $suite" >&2
-  .build-asan/release/hitbench run --suite "$suite" --verify --format csv --output /dev/null
+steps=("$@")
+[ ${#steps[@]} -eq 0 ] && steps=(tests fuzz results)
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}"
+for step in "${steps[@]}"; do
+  case "$step" in
+    tests)
+      echo "asan: test suite" >&2
+      swift build --build-tests --sanitize=address --scratch-path .build-asan-tests >&2
+      swift test --skip-build --sanitize=address --scratch-path .build-asan-tests 2>&1 | grep -E "✘|Test run with|ERROR: AddressSanitizer" >&2
+      ;;
+    fuzz) bash scripts/fuzz.sh "${FUZZ_SECONDS:-60}" ;;
+    results) bash scripts/results.sh --asan ;;
+    *) echo "asan: unknown step '$step' (tests, fuzz or results)" >&2; exit 64 ;;
+  esac
 done
 echo "asan: no error reported" >&2

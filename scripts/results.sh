@@ -5,16 +5,30 @@
 # from scripts/RESULTS.template.md. About 10 minutes on a 2-core machine.
 #   scripts/results.sh            measure, plot, render
 #   scripts/results.sh --render   plot and render from the data already in data/results/
+#   scripts/results.sh --asan     the pipeline on the default and crossover suites with a binary
+#                                 built with AddressSanitizer, into a temporary directory (RESULTS.md
+#                                 untouched); any sanitizer report fails it (scripts/asan.sh runs it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+mode="${1:-measure}"
 out=data/results
+bin=.build/release/hitbench
+suites=(default scaling crossover animated-fraction workloads scenes)
+verify_scenes=2000
+if [ "$mode" = "--asan" ]; then
+  out=$(mktemp -d)
+  bin=.build-asan/release/hitbench
+  suites=(default crossover)
+  verify_scenes=200
+  export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}"
+  swift build -c release --product hitbench --scratch-path .build-asan --sanitize=address >&2
+fi
 mkdir -p "$out/plots"
-if [ "${1:-}" != "--render" ]; then
-  swift build -c release --product hitbench >&2
-  bin=.build/release/hitbench
+if [ "$mode" != "--render" ]; then
+  [ "$mode" = "--asan" ] || swift build -c release --product hitbench >&2
   rm -f "$out/suite-seconds.csv.tmp"
-  for suite in default scaling crossover animated-fraction workloads scenes; do
+  for suite in "${suites[@]}"; do
     echo "results: suite $suite" >&2
     start=$(date +%s)
     "$bin" run --suite "$suite" --verify --format json --output "$out/$suite.json"
@@ -32,7 +46,7 @@ if [ "${1:-}" != "--render" ]; then
     "$bin" scanbench --scene particles --layers 100000 | tail -1
   } > "$out/scanbench.csv"
   echo "results: verify" >&2
-  "$bin" verify --scenes 2000 --points 2000 > "$out/verify.txt"
+  "$bin" verify --scenes "$verify_scenes" --points 2000 > "$out/verify.txt"
   {
     echo "swift=$(swift --version 2>&1 | head -1)"
     echo "kernel=$(uname -sr)"
@@ -46,6 +60,11 @@ fi
 if [ ! -x .venv/bin/python ]; then python3 -m venv .venv >&2; fi
 .venv/bin/pip install -q -r scripts/requirements.txt >&2
 .venv/bin/python scripts/plot.py "$out"
+if [ "$mode" = "--asan" ]; then
+  .venv/bin/python scripts/render_results.py "$out" scripts/RESULTS.template.md > "$out/RESULTS.md"
+  echo "results: the pipeline completed under AddressSanitizer without a report ($out)" >&2
+  exit 0
+fi
 .venv/bin/python scripts/render_results.py "$out" scripts/RESULTS.template.md > RESULTS.md.tmp
 mv RESULTS.md.tmp RESULTS.md
 echo "results: RESULTS.md and $out/plots/*.png written" >&2

@@ -2,7 +2,7 @@ import LayerModel
 import Presentation
 
 /// A way of answering "which layer is under this point" for one presentation frame: the
-/// candidate with the largest row under the frame's semantics (SEMANTICS.md's flat form).
+/// candidate with the largest row under the frame's semantics (the flat form of docs/semantics.md).
 /// `update` is called once per frame (build, rebuild or refit); `hitTest` then answers queries
 /// until the next update. Strategies are value types driven through generics (`QueryLoop`,
 /// `StrategyKind.dispatch`), never through `any HitTestStrategy` per query.

@@ -203,7 +203,7 @@ extension PresentationFrame {
     return q.x >= boundsMinX[r] && q.x < boundsMaxX[r] && q.y >= boundsMinY[r] && q.y < boundsMaxY[r]
   }
 
-  /// The flat form's exact test (SEMANTICS.md, "equivalent flat form"): row `r` is a candidate
+  /// The flat form's exact test (docs/semantics.md, "The flat form"): row `r` is a candidate
   /// for world point `p` when it is hittable, its bounds contain p, and every guard ancestor
   /// (clipping or projective) maps p in front of the viewer and, if it clips, inside its bounds.
   /// O(guard chain length).

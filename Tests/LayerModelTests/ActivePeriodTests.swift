@@ -3,7 +3,7 @@ import Testing
 
 @testable import LayerModel
 
-// The active period and the offset (SEMANTICS.md section 3, docs/timing.md): whether an
+// The active period and the offset (docs/semantics.md section 3, docs/timing.md): whether an
 // animation is active is decided from `ta = (parent - beginTime) * speed` before the offset is
 // added; inside, the offset shifts the time and the iteration rule wraps it. These tests do not
 // restate the rule: they compare an animation with an offset against the same animation without

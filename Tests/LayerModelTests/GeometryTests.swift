@@ -6,7 +6,7 @@ import Testing
   import Glibc
 #endif
 
-/// Builds SEMANTICS.md's checked pair: parent bounds 200x200 at (100, 100), child 50x50 at (100, 50).
+/// Builds the checked pair of docs/semantics.md section 1: parent bounds 200x200 at (100, 100), child 50x50 at (100, 50).
 private func parentAndChild() -> (Layer, Layer) {
   let parent = Layer(name: "parent", bounds: Rect(x: 0, y: 0, width: 200, height: 200), position: Point(100, 100))
   let child = Layer(name: "child", bounds: Rect(x: 0, y: 0, width: 50, height: 50), position: Point(100, 50))

@@ -212,7 +212,7 @@ public struct Transform3D: Hashable, Sendable {
     return r
   }
 
-  /// The plane map hit testing uses: rows and columns 1, 2 and 4 (SEMANTICS.md section 1).
+  /// The plane map hit testing uses: rows and columns 1, 2 and 4 (docs/semantics.md section 1).
   @inlinable public var homography: Homography {
     Homography(m11: m11, m12: m12, m14: m14, m21: m21, m22: m22, m24: m24, m41: m41, m42: m42, m44: m44)
   }

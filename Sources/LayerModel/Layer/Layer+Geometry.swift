@@ -1,5 +1,5 @@
 extension Layer {
-  /// The layer-to-superlayer map as a 4x4 matrix (SEMANTICS.md section 1):
+  /// The layer-to-superlayer map as a 4x4 matrix (docs/semantics.md section 1):
   /// `T(-(bounds.origin + anchorPoint * bounds.size), -anchorPointZ) * transform *
   /// T(position, zPosition) * [T(-pS) * S.sublayerTransform * T(pS)]`, where pS is the
   /// superlayer's anchor in its own bounds space (origin included, see docs/semantics.md).

@@ -1,0 +1,134 @@
+/// A claim a suite checks about its own results ("the grid's frame is at least 10x
+/// tree-walk's on app 10k at Q = 1000"), declared next to the suite's runs as
+/// package-benchmark keeps thresholds with each benchmark. `hitbench run --suite` evaluates every
+/// target after the runs and writes the verdicts into the report (JSON `targets`), so RESULTS.md
+/// never types a verdict: it prints these. A target whose results are missing (a strategy not
+/// run, a size skipped) says so instead of passing.
+public struct Target: Sendable {
+  public var name: String
+  public var evaluate: @Sendable ([Measurement]) -> TargetVerdict
+
+  public init(_ name: String, _ evaluate: @escaping @Sendable ([Measurement]) -> TargetVerdict) {
+    self.name = name
+    self.evaluate = evaluate
+  }
+}
+
+/// A target's outcome: what was measured (one line, numbers included) and whether it holds.
+public struct TargetVerdict: Sendable, Equatable {
+  public enum Status: String, Sendable {
+    case met, notMet = "not met", notMeasured = "not measured"
+  }
+  public var status: Status
+  public var measured: String
+
+  public init(_ status: Status, _ measured: String) {
+    self.status = status
+    self.measured = measured
+  }
+
+  public static func check(_ holds: Bool, _ measured: String) -> TargetVerdict {
+    TargetVerdict(holds ? .met : .notMet, measured)
+  }
+
+  public static func missing(_ what: String) -> TargetVerdict { TargetVerdict(.notMeasured, "no result for \(what)") }
+}
+
+/// Picks results out of a run: by scene, size, Q, workload, animated fraction, strategy name
+/// or family. The building block of targets.
+public struct ResultQuery: Sendable {
+  public var scene: String?
+  public var layers: Int?
+  public var queries: Int?
+  public var workload: String?
+  public var animatedFraction: Double?
+  public var strategy: String?
+  public var family: String?
+  public var threads: Int?
+
+  public init(
+    scene: String? = nil, layers: Int? = nil, queries: Int? = nil, workload: String? = nil,
+    animatedFraction: Double? = nil, strategy: String? = nil, family: String? = nil, threads: Int? = nil
+  ) {
+    self.scene = scene
+    self.layers = layers
+    self.queries = queries
+    self.workload = workload
+    self.animatedFraction = animatedFraction
+    self.strategy = strategy
+    self.family = family
+    self.threads = threads
+  }
+
+  public func matches(_ m: Measurement) -> Bool {
+    (scene == nil || m.scene == scene) && (layers == nil || m.layers == layers)
+      && (queries == nil || m.queriesPerFrame == queries) && (workload == nil || m.workload == workload)
+      && (animatedFraction == nil || m.animatedFraction == animatedFraction)
+      && (strategy == nil || m.strategy == strategy) && (family == nil || m.family == family)
+      && (threads == nil || m.threads == threads)
+  }
+
+  /// The matching result with the smallest value of `metric` (the fastest, by default by
+  /// end-to-end frame time).
+  public func best(in results: [Measurement], by metric: Metric = .frameNsMedian) -> Measurement? {
+    results.filter(matches).min { metric.value($0) < metric.value($1) }
+  }
+
+  public func one(in results: [Measurement]) -> Measurement? { results.first(where: matches) }
+
+  /// What this query selects, for "no result for ..." messages.
+  public var label: String {
+    var parts: [String] = []
+    if let family { parts.append("the best \(family) strategy") }
+    if let strategy { parts.append(strategy) }
+    if let scene { parts.append(scene) }
+    if let layers { parts.append("\(layers) layers") }
+    if let queries { parts.append("Q = \(queries)") }
+    if let workload { parts.append(workload) }
+    if let animatedFraction { parts.append("\(Int(animatedFraction * 100))% animated") }
+    if let threads { parts.append("\(threads) threads") }
+    return parts.joined(separator: ", ")
+  }
+}
+
+extension Target {
+  /// `fast` is at least `factor` times faster than `slow` by `metric` (slow / fast >= factor).
+  public static func speedup(
+    _ name: String, _ fast: ResultQuery, over slow: ResultQuery, atLeast factor: Double, metric: Metric = .frameNsMedian
+  ) -> Target {
+    Target(name) { results in
+      guard let f = fast.best(in: results, by: metric) else { return .missing(fast.label) }
+      guard let s = slow.best(in: results, by: metric) else { return .missing(slow.label) }
+      let ratio = metric.value(s) / metric.value(f)
+      return .check(
+        ratio >= factor,
+        "\(f.strategy) \(metric.format(metric.value(f))) against \(s.strategy) \(metric.format(metric.value(s))): "
+          + "\(formatRatio(ratio))x (target \(formatRatio(factor))x)")
+    }
+  }
+
+  /// The best result matching `query` has `metric` at most `limit`.
+  public static func atMost(_ name: String, _ query: ResultQuery, _ metric: Metric, _ limit: Double) -> Target {
+    Target(name) { results in
+      guard let m = query.best(in: results, by: metric) else { return .missing(query.label) }
+      let v = metric.value(m)
+      return .check(v <= limit, "\(m.strategy): \(metric.format(v)) (limit \(metric.format(limit)))")
+    }
+  }
+
+  /// Every result matching `query` has `metric` at most `limit` (for example no allocation).
+  public static func everyAtMost(_ name: String, _ query: ResultQuery, _ metric: Metric, _ limit: Double) -> Target {
+    Target(name) { results in
+      let all = results.filter(query.matches)
+      guard let worst = all.max(by: { metric.value($0) < metric.value($1) }) else { return .missing(query.label) }
+      let v = metric.value(worst)
+      return .check(v <= limit, "worst \(worst.strategy) (\(worst.scene) \(worst.layers), Q = \(worst.queriesPerFrame)): \(metric.format(v)) over \(all.count) results (limit \(metric.format(limit)))")
+    }
+  }
+}
+
+/// A ratio with two significant decimals below 10, one below 100, none above.
+func formatRatio(_ r: Double) -> String {
+  guard r.isFinite else { return "\(r)" }
+  return r < 10 ? _fixed(r, 2) : (r < 100 ? _fixed(r, 1) : _fixed(r, 0))
+}
