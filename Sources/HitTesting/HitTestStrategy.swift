@@ -1,34 +1,87 @@
 import LayerModel
 import Presentation
 
-/// A way of answering "which layer is under this point" for one presentation frame: the
-/// candidate with the largest row under the frame's semantics (the flat form of docs/semantics.md).
-/// `update` is called once per frame (build, rebuild or refit); `hitTest` then answers queries
-/// until the next update. Strategies are value types driven through generics (`QueryLoop`,
-/// `StrategyKind.dispatch`), never through `any HitTestStrategy` per query.
+/// A way of answering "which layer is under this point" at one frame time: the candidate with
+/// the largest row under the semantics (the flat form of docs/semantics.md). Two families refine
+/// it: `FrameStrategy` consumes a built presentation frame, `SceneStrategy` works from the
+/// compiled scene and the clock. Strategies are value types driven through generics
+/// (`QueryLoop`, `StrategyKind.dispatch`), never through `any HitTestStrategy` per query.
 public protocol HitTestStrategy {
   /// The CLI name (`tree-walk`, `grid`, ...).
   static var name: String { get }
   /// One line: what it is and when to pick it.
   static var summary: String { get }
+  /// Which family the strategy belongs to (reports group by it).
+  static var family: StrategyFamily { get }
 
   init()
-
-  /// Prepares for queries on `frame` (which stays alive and unchanged until the next update).
-  mutating func update(with frame: PresentationFrame)
 
   /// The answer for world point `p`, counting boxes or nodes tested into `counter`.
   func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID?
 
-  /// Bytes held by the index (not counting the frame).
+  /// Bytes held by the index (not counting the frame or the scene).
   var memoryFootprint: Int { get }
 
-  /// Whether the strategy can answer now: its index still describes the frame it was updated
-  /// with (see `FrameBinding`).
+  /// Whether the strategy can answer now: it was updated, and (for a frame strategy) its index
+  /// still describes the frame it was updated with (see `FrameBinding`).
   var isCurrent: Bool { get }
+
+  /// Work done since the last update beyond box tests (lazy presentation evaluations, re-index
+  /// work), for reports. Zero by default.
+  var counters: StrategyCounters { get }
+}
+
+/// The families a strategy can belong to, as results report them.
+public enum StrategyFamily: String, Sendable, CaseIterable {
+  /// Consumes a presentation frame built for each time.
+  case rebuild
+  /// Computes presentation values only for the layers its walk visits.
+  case lazy
+  /// Indexes what animations can do over a time window instead of rebuilding per frame.
+  case timeAware = "time-aware"
+  /// An established library, through the harness (the optional peers package).
+  case peer
+}
+
+/// Per-frame work counts of a strategy, beyond the boxes its queries test.
+public struct StrategyCounters: Sendable, Equatable {
+  /// Presentation values evaluated for single layers (lazy and time-aware strategies).
+  public var presentations = 0
+  /// Candidates whose exact test ran.
+  public var candidates = 0
+  /// Entries (re)inserted or rebuilt in an index during the last update.
+  public var reindexed = 0
+  /// Layers whose motion could not be bounded (candidates everywhere in their window).
+  public var unbounded = 0
+  public init() {}
+}
+
+/// A strategy that consumes a built presentation frame: `update(with:)` once per frame, then
+/// queries until the next update.
+public protocol FrameStrategy: HitTestStrategy {
+  /// The frame columns the strategy reads: the builder computes only these, so each strategy's
+  /// frame costs only what it needs (tree-walk needs no maps from the world, boxes or guards).
+  static var columns: FrameColumns { get }
+
+  /// Prepares for queries on `frame` (which stays alive and unchanged until the next update).
+  mutating func update(with frame: PresentationFrame)
+}
+
+/// A strategy that works from the compiled scene and the clock, with no built frame: bound once
+/// to a scene, then `update(at:)` once per frame (everything it does per frame, re-indexing
+/// included), then queries.
+public protocol SceneStrategy: HitTestStrategy {
+  /// Binds to a compiled scene under a semantics (untimed, like compiling the scene).
+  mutating func attach(to scene: CompiledScene, semantics: HitTestSemantics)
+
+  /// Prepares to answer at clock time `time` (the presentation tree, or with `animated: false`
+  /// the model tree).
+  mutating func update(at time: Double, animated: Bool)
 }
 
 extension HitTestStrategy {
+  public var counters: StrategyCounters { StrategyCounters() }
+
   /// The answer for world point `p`.
   @inlinable public func hitTest(_ p: Point) -> LayerID? {
     if !isCurrent { _staleFrame(Self.name) }
@@ -44,6 +97,11 @@ extension HitTestStrategy {
     var counter = NoCounter()
     for i in 0..<Swift.min(points.count, results.count) { results[i] = hitTest(points[i], counter: &counter) }
   }
+}
+
+extension FrameStrategy {
+  public static var family: StrategyFamily { .rebuild }
+  public static var columns: FrameColumns { .all }
 }
 
 /// Counts work per query (boxes or nodes tested). `NoCounter` compiles to nothing.

@@ -36,13 +36,14 @@ public enum QueryLoop {
 }
 
 /// Something done with a concrete strategy type: the way to go from a runtime name to
-/// specialised code (`StrategyKind.dispatch`).
+/// specialised code (`StrategyKind.dispatch`), one method per family.
 public protocol StrategyVisitor {
   associatedtype Result
-  func visit<S: HitTestStrategy>(_ type: S.Type) -> Result
+  func visit<S: FrameStrategy>(frameStrategy type: S.Type) -> Result
+  func visit<S: SceneStrategy>(sceneStrategy type: S.Type) -> Result
 }
 
-/// Every strategy, by CLI name.
+/// Every strategy of this package, by CLI name.
 public enum StrategyKind: String, CaseIterable, Sendable {
   case treeWalk = "tree-walk"
   case flatScan = "flat-scan"
@@ -55,32 +56,45 @@ public enum StrategyKind: String, CaseIterable, Sendable {
   /// Calls `visitor` with the concrete type: the one dynamic dispatch.
   public func dispatch<V: StrategyVisitor>(_ visitor: V) -> V.Result {
     switch self {
-    case .treeWalk: visitor.visit(TreeWalk.self)
-    case .flatScan: visitor.visit(FlatScan.self)
-    case .flatTree: visitor.visit(FlatTree.self)
-    case .bvhSAH: visitor.visit(BVH<SAHBuilder>.self)
-    case .bvhLBVH: visitor.visit(BVH<LinearBuilder>.self)
-    case .bvhRefit: visitor.visit(RefitBVH.self)
-    case .grid: visitor.visit(UniformGrid.self)
+    case .treeWalk: visitor.visit(frameStrategy: TreeWalk.self)
+    case .flatScan: visitor.visit(frameStrategy: FlatScan.self)
+    case .flatTree: visitor.visit(frameStrategy: FlatTree.self)
+    case .bvhSAH: visitor.visit(frameStrategy: BVH<SAHBuilder>.self)
+    case .bvhLBVH: visitor.visit(frameStrategy: BVH<LinearBuilder>.self)
+    case .bvhRefit: visitor.visit(frameStrategy: RefitBVH.self)
+    case .grid: visitor.visit(frameStrategy: UniformGrid.self)
     }
   }
 
-  public var summary: String {
-    struct Summary: StrategyVisitor {
-      func visit<S: HitTestStrategy>(_ type: S.Type) -> String { S.summary }
-    }
-    return dispatch(Summary())
+  private struct _Describe: StrategyVisitor {
+    func visit<S: FrameStrategy>(frameStrategy type: S.Type) -> (String, StrategyFamily) { (S.summary, S.family) }
+    func visit<S: SceneStrategy>(sceneStrategy type: S.Type) -> (String, StrategyFamily) { (S.summary, S.family) }
   }
+
+  public var summary: String { dispatch(_Describe()).0 }
+  public var family: StrategyFamily { dispatch(_Describe()).1 }
 }
 
-/// Runs one strategy type over a frame and a list of points (the generic half of the verifier).
+/// Runs one strategy type at a builder's last build over a list of points (tools and tests).
 struct _AnswerAll: StrategyVisitor {
-  let frame: PresentationFrame
+  let builder: PresentationFrameBuilder
+  let animated: Bool
   let points: [Point]
 
-  func visit<S: HitTestStrategy>(_ type: S.Type) -> [LayerID?] {
+  func visit<S: FrameStrategy>(frameStrategy type: S.Type) -> [LayerID?] {
     var s = S()
-    s.update(with: frame)
+    s.update(with: builder.frame)
+    return run(s)
+  }
+
+  func visit<S: SceneStrategy>(sceneStrategy type: S.Type) -> [LayerID?] {
+    var s = S()
+    s.attach(to: builder.scene, semantics: builder.semantics)
+    s.update(at: builder.frame.time, animated: animated)
+    return run(s)
+  }
+
+  func run<S: HitTestStrategy>(_ s: S) -> [LayerID?] {
     var out = [LayerID?](repeating: nil, count: points.count)
     points.withUnsafeBufferPointer { ps in
       out.withUnsafeMutableBufferPointer { rs in QueryLoop.answer(s, ps, into: rs) }
@@ -90,8 +104,10 @@ struct _AnswerAll: StrategyVisitor {
 }
 
 extension StrategyKind {
-  /// This strategy's answers for `points` on `frame` (a fresh instance, updated once).
-  public func answers(_ frame: PresentationFrame, _ points: [Point]) -> [LayerID?] {
-    dispatch(_AnswerAll(frame: frame, points: points))
+  /// This strategy's answers for `points` at the time of `builder`'s last build (a fresh
+  /// instance, updated once): frame strategies read the built frame (built with every column),
+  /// scene strategies the builder's compiled scene.
+  public func answers(_ builder: PresentationFrameBuilder, _ points: [Point], animated: Bool = true) -> [LayerID?] {
+    dispatch(_AnswerAll(builder: builder, animated: animated, points: points))
   }
 }

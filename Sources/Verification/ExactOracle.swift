@@ -76,10 +76,10 @@ public struct ExactOracle {
   /// A cheap filter: a row whose world box, widened by a relative 1e-6, misses p is certainly
   /// not a candidate (the boxes hold every candidate point with a relative 1e-9 to spare).
   func _mayHold(_ r: Int, _ p: Point) -> Bool {
-    let x0 = frame.worldMinX[r]
-    let x1 = frame.worldMaxX[r]
-    let y0 = frame.worldMinY[r]
-    let y1 = frame.worldMaxY[r]
+    let x0 = frame.worldBox[r].minX
+    let x1 = frame.worldBox[r].maxX
+    let y0 = frame.worldBox[r].minY
+    let y1 = frame.worldBox[r].maxY
     // An empty box: unreachable, empty bounds, or clipped away by more than the padding.
     if !(x0 <= x1 && y0 <= y1) { return false }
     let padX = (abs(x0) + abs(x1) + abs(p.x)) * 1e-6 + 1e-300
@@ -126,13 +126,13 @@ public struct ExactOracle {
       let z = Z / det
       let nq = (x: X / Z, y: Y / Z)
       // The Double walk, as tree-walk does it.
-      let h = frame.fromParent[y]
+      let h = frame.fromParentMap(y)
       let zWalk = qWalk.x * h.m14 + qWalk.y * h.m24 + h.m44
       let walkDown = Point(
         x: (qWalk.x * h.m11 + qWalk.y * h.m21 + h.m41) / zWalk, y: (qWalk.x * h.m12 + qWalk.y * h.m22 + h.m42) / zWalk)
       wProduct = wProduct * z
       // The flat computation through the composite map, for guard rows and the row itself.
-      let g = frame.fromWorld[y]
+      let g = frame.fromWorldMap(y)
       let zFlat = p.x * g.m14 + p.y * g.m24 + g.m44
       let flatPoint = Point(
         x: (p.x * g.m11 + p.y * g.m21 + g.m41) / zFlat, y: (p.x * g.m12 + p.y * g.m22 + g.m42) / zFlat)

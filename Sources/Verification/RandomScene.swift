@@ -194,10 +194,10 @@ public struct RandomScene {
         continue
       }
       let r = rng.below(frame.count)
-      let x0 = frame.boundsMinX[r]
-      let x1 = frame.boundsMaxX[r]
-      let y0 = frame.boundsMinY[r]
-      let y1 = frame.boundsMaxY[r]
+      let x0 = frame.bounds[r].minX
+      let x1 = frame.bounds[r].maxX
+      let y0 = frame.bounds[r].minY
+      let y1 = frame.bounds[r].maxY
       guard x0.isFinite, x1.isFinite, y0.isFinite, y1.isFinite else { continue }
       // A distance from the edge in the layer's own space: 0, or ±10^-k for k in 2...9.
       func offset() -> Double {
@@ -218,7 +218,7 @@ public struct RandomScene {
         let corner = [Point(x0, y0), Point(x1, y0), Point(x1, y1), Point(x0, y1)][rng.below(4)]
         q = Point(corner.x + offset(), corner.y + offset())
       }
-      guard var p = frame.toWorld[r].apply(q), p.x.isFinite, p.y.isFinite else { continue }
+      guard var p = frame.toWorldMap(r).apply(q), p.x.isFinite, p.y.isFinite else { continue }
       if rng.chance(0.15) { p = Point(p.x.rounded(), p.y.rounded()) }
       out.append(p)
     }

@@ -82,7 +82,7 @@ public struct Verifier {
         let tested = shrinkHitRegions > 0 ? PresentationFrameBuilder(root: model, semantics: sem) : builder
         if shrinkHitRegions > 0 { tested.build(at: t)._shrinkHitRegions(by: shrinkHitRegions) }
         for kind in strategies {
-          let got = kind.answers(tested.frame, pts)
+          let got = kind.answers(tested, pts)
           var tally = report.tallies["\(kind.rawValue) \(sem.name)"] ?? Tally()
           for i in 0..<pts.count {
             tally.comparisons += 1
@@ -122,7 +122,7 @@ public struct Verifier {
     reference.update(with: frame)
     let tested = PresentationFrameBuilder(root: model, semantics: semantics)
     tested.build(at: time)._shrinkHitRegions(by: shrinkHitRegions)
-    let got = strategy.answers(tested.frame, [point])[0]
+    let got = strategy.answers(tested, [point])[0]
     return AnswerComparison.compare(got, reference.hitTest(point), at: point, oracle: ExactOracle(builder: builder))
       .isDisagreement
   }

@@ -25,19 +25,22 @@ func fuzzOne(_ bytes: [UInt8]) {
     var rng = SplitMix64Lite(hash)
     var points: [Point] = []
     for r in 0..<frame.count {
-      let x0 = frame.worldMinX[r].isFinite ? frame.worldMinX[r] : 0
-      let y0 = frame.worldMinY[r].isFinite ? frame.worldMinY[r] : 0
-      let x1 = frame.worldMaxX[r].isFinite ? frame.worldMaxX[r] : 100
-      let y1 = frame.worldMaxY[r].isFinite ? frame.worldMaxY[r] : 100
+      let x0 = frame.worldBox[r].minX.isFinite ? frame.worldBox[r].minX : 0
+      let y0 = frame.worldBox[r].minY.isFinite ? frame.worldBox[r].minY : 0
+      let x1 = frame.worldBox[r].maxX.isFinite ? frame.worldBox[r].maxX : 100
+      let y1 = frame.worldBox[r].maxY.isFinite ? frame.worldBox[r].maxY : 100
       for _ in 0..<3 { points.append(Point(x0 + (x1 - x0) * rng.unit(), y0 + (y1 - y0) * rng.unit())) }
       points.append(Point(x0, y0))
     }
-    let reference = StrategyKind.treeWalk.answers(frame, points)
+    let reference = StrategyKind.treeWalk.answers(builder, points)
     let oracle = ExactOracle(builder: builder)
     for kind in StrategyKind.allCases where kind != .treeWalk {
-      let got = kind.answers(frame, points)
-      for i in points.indices where AnswerComparison.compare(got[i], reference[i], at: points[i], oracle: oracle).isDisagreement {
-        fatalError("\(kind.rawValue) under \(semantics.name) at t=\(time), point \(points[i]): \(String(describing: got[i])), tree-walk \(String(describing: reference[i]))")
+      let got = kind.answers(builder, points)
+      for i in points.indices
+      where AnswerComparison.compare(got[i], reference[i], at: points[i], oracle: oracle).isDisagreement {
+        fatalError(
+          "\(kind.rawValue) under \(semantics.name) at t=\(time), point \(points[i]): \(String(describing: got[i])), tree-walk \(String(describing: reference[i]))"
+        )
       }
     }
   }

@@ -60,12 +60,13 @@ import Verification
     for seed in 0..<60 as Range<UInt64> {
       let model = RandomScene().make(seed: seed)
       for semantics in HitTestSemantics.presets {
-        let frame = PresentationFrameBuilder(root: model, semantics: semantics).build(at: Double(seed) * 0.21)
+        let builder = PresentationFrameBuilder(root: model, semantics: semantics)
+        let frame = builder.build(at: Double(seed) * 0.21)
         var rng = SplitMix64(seed: seed)
         let points = RandomScene.points(for: frame, count: 300, rng: &rng)
         let oracle = points.map { frame.topCandidateByScan($0) }
         for kind in StrategyKind.allCases where kind != .treeWalk {
-          #expect(kind.answers(frame, points) == oracle, "\(kind.rawValue) seed \(seed) \(semantics)")
+          #expect(kind.answers(builder, points) == oracle, "\(kind.rawValue) seed \(seed) \(semantics)")
         }
       }
     }

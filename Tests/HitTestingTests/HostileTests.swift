@@ -23,12 +23,13 @@ import Verification
   @Test func aHundredThousandDeepChain() {
     let model = chain(100_000)
     for semantics in HitTestSemantics.presets {
-      let frame = PresentationFrameBuilder(root: model, semantics: semantics).build(at: 0)
+      let builder = PresentationFrameBuilder(root: model, semantics: semantics)
+      builder.build(at: 0)
       let points = [Point(50, 50), Point(50, 99.5), Point(1, 1), Point(-5, 50), Point(50, 1e6)]
-      let reference = StrategyKind.treeWalk.answers(frame, points)
+      let reference = StrategyKind.treeWalk.answers(builder, points)
       #expect(reference[0] != nil)
       for kind in StrategyKind.allCases {
-        #expect(kind.answers(frame, points) == reference, "\(kind.rawValue) \(semantics)")
+        #expect(kind.answers(builder, points) == reference, "\(kind.rawValue) \(semantics)")
       }
     }
   }
@@ -53,7 +54,9 @@ import Verification
     var points = (0..<12).map { _ in Point(rng.uniform(-10, 1010), rng.uniform(-10, 1010)) }
     for _ in 0..<12 {
       let r = 1 + rng.below(999_999)
-      points.append(Point((frame.worldMinX[r] + frame.worldMaxX[r]) / 2, (frame.worldMinY[r] + frame.worldMaxY[r]) / 2))
+      points.append(
+        Point(
+          (frame.worldBox[r].minX + frame.worldBox[r].maxX) / 2, (frame.worldBox[r].minY + frame.worldBox[r].maxY) / 2))
     }
     let reference = points.map { frame.topCandidateByScan($0) }
     var tw = TreeWalk()
@@ -63,27 +66,30 @@ import Verification
       #expect(!AnswerComparison.compare(tw.hitTest(p), reference[i], at: p, oracle: oracle).isDisagreement)
     }
     for kind in StrategyKind.allCases where kind != .treeWalk {
-      #expect(kind.answers(frame, points) == reference, "\(kind.rawValue)")
+      #expect(kind.answers(builder, points) == reference, "\(kind.rawValue)")
     }
   }
 
   @Test func nonFinitePointsHitNothing() {
     let model = RandomScene(layerCount: 50...50).make(seed: 9)
-    let frame = PresentationFrameBuilder(root: model).build(at: 0)
+    let builder = PresentationFrameBuilder(root: model)
+    builder.build(at: 0)
     let points = [Point(.nan, 1), Point(1, .nan), Point(.infinity, 0), Point(-.infinity, -.infinity)]
     for kind in StrategyKind.allCases {
-      #expect(kind.answers(frame, points) == [nil, nil, nil, nil], "\(kind.rawValue)")
+      #expect(kind.answers(builder, points) == [nil, nil, nil, nil], "\(kind.rawValue)")
     }
   }
 
   @Test func emptySceneAndRootOnly() {
     let root = Layer(name: "root", bounds: .zero, position: .zero)
-    let frame = PresentationFrameBuilder(root: root).build(at: 0)
-    for kind in StrategyKind.allCases { #expect(kind.answers(frame, [Point(0, 0)]) == [nil]) }
+    let empty = PresentationFrameBuilder(root: root)
+    empty.build(at: 0)
+    for kind in StrategyKind.allCases { #expect(kind.answers(empty, [Point(0, 0)]) == [nil]) }
     root.bounds = Rect(x: 0, y: 0, width: 10, height: 10)
     let builder = PresentationFrameBuilder(root: root)
+    builder.build(at: 0)
     for kind in StrategyKind.allCases {
-      #expect(kind.answers(builder.build(at: 0), [Point(-1, -1)]) == [LayerID(0)], "\(kind.rawValue)")
+      #expect(kind.answers(builder, [Point(-1, -1)]) == [LayerID(0)], "\(kind.rawValue)")
     }
   }
 }
@@ -94,13 +100,22 @@ import Verification
     let builder: PresentationFrameBuilder
     let points: [Point]
 
-    func visit<S: HitTestStrategy>(_ type: S.Type) -> UInt64 {
+    func visit<S: SceneStrategy>(sceneStrategy type: S.Type) -> UInt64 {
       var s = S()
+      s.attach(to: builder.scene, semantics: builder.semantics)
+      return measure(&s) { s, t in s.update(at: t, animated: true) }
+    }
+
+    func visit<S: FrameStrategy>(frameStrategy type: S.Type) -> UInt64 {
+      var s = S()
+      return measure(&s) { s, t in s.update(with: builder.build(at: t, columns: S.columns)) }
+    }
+
+    func measure<S: HitTestStrategy>(_ s: inout S, _ update: (inout S, Double) -> Void) -> UInt64 {
       var results = [LayerID?](repeating: nil, count: points.count)
       var t = 0.0
       func frame() {
-        let f = builder.build(at: t)
-        s.update(with: f)
+        update(&s, t)
         points.withUnsafeBufferPointer { ps in
           results.withUnsafeMutableBufferPointer { rs in QueryLoop.answer(s, ps, into: rs) }
         }

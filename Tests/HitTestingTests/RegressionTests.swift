@@ -17,11 +17,12 @@ import Testing
   /// test used origin + columns * side, which rounds below the rows' true maximum.
   @Test func gridAnswersOnTheFarEdgeOfAWideDomain() throws {
     let model = try SceneFile.read(path: repoPath("data/regressions/grid-domain-edge.json"))
-    let frame = PresentationFrameBuilder(root: model, semantics: .calayerSeed).build(at: 2.643029424975943)
+    let builder = PresentationFrameBuilder(root: model, semantics: .calayerSeed)
+    let frame = builder.build(at: 2.643029424975943)
     let p = Point(x: 635.9077712629094, y: 403.3399430809295)
     let oracle = try #require(frame.topCandidateByScan(p))
     for kind in StrategyKind.allCases where kind != .treeWalk {
-      #expect(kind.answers(frame, [p]) == [oracle], "\(kind.rawValue)")
+      #expect(kind.answers(builder, [p]) == [oracle], "\(kind.rawValue)")
     }
   }
 }

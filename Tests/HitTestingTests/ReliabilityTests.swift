@@ -15,8 +15,10 @@ import Verification
     return parts.dropLast(3).joined(separator: "/") + "/" + relative
   }
 
-  private func answersAgreeWithTheScan(_ kind: StrategyKind, _ frame: PresentationFrame, _ points: [Point]) -> Bool {
-    kind.answers(frame, points) == points.map { frame.topCandidateByScan($0) }
+  private func answersAgreeWithTheScan(_ kind: StrategyKind, _ builder: PresentationFrameBuilder, _ points: [Point])
+    -> Bool
+  {
+    kind.answers(builder, points) == points.map { builder.frame.topCandidateByScan($0) }
   }
 
   /// The grid sized a per-row buffer by another buffer's capacity, which the allocator rounds
@@ -37,7 +39,7 @@ import Verification
     let points = (0..<400).map { Point(Double($0 % 20) * 52 + 3, Double($0 / 20) * 39 + 1) }
     #expect(frame.count == 1009)
     #expect(grid.span.count >= frame.count)
-    #expect(answersAgreeWithTheScan(.grid, frame, points))
+    #expect(answersAgreeWithTheScan(.grid, builder, points))
   }
 
   /// Strategies keep the builder's one frame object: after it is rebuilt (here with ten times
@@ -49,7 +51,18 @@ import Verification
       let builder = PresentationFrameBuilder(root: root)
       struct Stale: StrategyVisitor {
         let builder: PresentationFrameBuilder
-        func visit<S: HitTestStrategy>(_ type: S.Type) {
+        func visit<S: SceneStrategy>(sceneStrategy type: S.Type) {
+          var s = S()
+          s.attach(to: builder.scene, semantics: builder.semantics)
+          s.update(at: 0, animated: true)
+          builder.root.addSublayer(Layer(name: "late", bounds: Rect(x: 0, y: 0, width: 5, height: 5)))
+          builder.build(at: 0.5)
+          let points = [Point(10, 10)]
+          var out: [LayerID?] = [nil]
+          points.withUnsafeBufferPointer { p in out.withUnsafeMutableBufferPointer { QueryLoop.answer(s, p, into: $0) }
+          }
+        }
+        func visit<S: FrameStrategy>(frameStrategy type: S.Type) {
           var s = S()
           s.update(with: builder.build(at: 0))
           for i in 0..<900 {
@@ -74,7 +87,8 @@ import Verification
   @Test(arguments: StrategyKind.allCases)
   func strategiesReusedAcrossFramesOfDifferentSizes(_ kind: StrategyKind) {
     struct Reuse: StrategyVisitor {
-      func visit<S: HitTestStrategy>(_ type: S.Type) -> Bool {
+      func visit<S: SceneStrategy>(sceneStrategy type: S.Type) -> Bool { true }
+      func visit<S: FrameStrategy>(frameStrategy type: S.Type) -> Bool {
         var s = S()
         var ok = true
         for (k, n) in [50, 3000, 20, 1009, 999, 4000, 10].enumerated() {
@@ -87,7 +101,7 @@ import Verification
           var out = [LayerID?](repeating: nil, count: points.count)
           points.withUnsafeBufferPointer { p in out.withUnsafeMutableBufferPointer { QueryLoop.answer(s, p, into: $0) }
           }
-          let reference = StrategyKind.treeWalk.answers(frame, points)
+          let reference = StrategyKind.treeWalk.answers(builder, points)
           let oracle = ExactOracle(builder: builder)
           for i in points.indices
           where AnswerComparison.compare(out[i], reference[i], at: points[i], oracle: oracle).isDisagreement {
@@ -109,10 +123,11 @@ import Verification
     wide.position = Point(0, 0)
     root.addSublayer(wide)
     root.addSublayer(Layer(name: "small", bounds: Rect(x: 0, y: 0, width: 10, height: 10), position: Point(300, 300)))
-    let frame = PresentationFrameBuilder(root: root).build(at: 0)
+    let builder = PresentationFrameBuilder(root: root)
+    builder.build(at: 0)
     let points = [Point(0, 0), Point(300, 300), Point(1e300, 2), Point(-1e308, 1), Point(5, 400)]
     for kind in StrategyKind.allCases where kind != .treeWalk {
-      #expect(answersAgreeWithTheScan(kind, frame, points), "\(kind.rawValue)")
+      #expect(answersAgreeWithTheScan(kind, builder, points), "\(kind.rawValue)")
     }
   }
 
@@ -126,10 +141,10 @@ import Verification
     #expect(frame.flags[leaf].contains(.degenerate) || frame.flags[Int(frame.parent[leaf])].contains(.degenerate))
     var rng = SplitMix64(seed: 5)
     let points = (0..<500).map { _ in Point(rng.uniform(-100, 500), rng.uniform(-100, 500)) }
-    let reference = StrategyKind.treeWalk.answers(frame, points)
+    let reference = StrategyKind.treeWalk.answers(builder, points)
     #expect(reference.allSatisfy { $0 == nil || $0 == LayerID(0) || $0 == LayerID(1) }, "inner and leaf are degenerate")
     #expect(reference.contains(LayerID(0)))
-    for kind in StrategyKind.allCases { #expect(kind.answers(frame, points) == reference, "\(kind.rawValue)") }
+    for kind in StrategyKind.allCases { #expect(kind.answers(builder, points) == reference, "\(kind.rawValue)") }
   }
 }
 

@@ -121,8 +121,8 @@ func referenceAgrees(
       let frame = PresentationFrameBuilder(root: model).build(at: Double(seed) * 0.1)
       for r in 0..<frame.count where frame.flags[r].contains(.hittable) {
         let corners = [
-          Point(frame.boundsMinX[r], frame.boundsMinY[r]), Point(frame.boundsMaxX[r], frame.boundsMinY[r]),
-          Point(frame.boundsMaxX[r], frame.boundsMaxY[r]), Point(frame.boundsMinX[r], frame.boundsMaxY[r]),
+          Point(frame.bounds[r].minX, frame.bounds[r].minY), Point(frame.bounds[r].maxX, frame.bounds[r].minY),
+          Point(frame.bounds[r].maxX, frame.bounds[r].maxY), Point(frame.bounds[r].minX, frame.bounds[r].maxY),
         ]
         var unclipped = true
         var g = Int(frame.parent[r])
@@ -132,9 +132,9 @@ func referenceAgrees(
         }
         guard unclipped else { continue }
         for c in corners {
-          guard let w = frame.toWorld[r].apply(c), w.x.isFinite, w.y.isFinite else { continue }
-          #expect(w.x >= frame.worldMinX[r] && w.x <= frame.worldMaxX[r], "seed \(seed) row \(r)")
-          #expect(w.y >= frame.worldMinY[r] && w.y <= frame.worldMaxY[r], "seed \(seed) row \(r)")
+          guard let w = frame.toWorldMap(r).apply(c), w.x.isFinite, w.y.isFinite else { continue }
+          #expect(w.x >= frame.worldBox[r].minX && w.x <= frame.worldBox[r].maxX, "seed \(seed) row \(r)")
+          #expect(w.y >= frame.worldBox[r].minY && w.y <= frame.worldBox[r].maxY, "seed \(seed) row \(r)")
         }
       }
     }
@@ -180,7 +180,8 @@ func referenceAgrees(
       #expect(animated.count == copy.count)
       for r in 0..<animated.count {
         #expect(animated.layer[r] == copy.layer[r], "seed \(seed) row \(r)")
-        #expect(animated.toWorld[r] == copy.toWorld[r] || !animated.toWorld[r].isFinite, "seed \(seed) row \(r)")
+        #expect(
+          animated.toWorldMap(r) == copy.toWorldMap(r) || !animated.toWorldMap(r).isFinite, "seed \(seed) row \(r)")
         #expect(animated.flags[r].rawValue == copy.flags[r].rawValue, "seed \(seed) row \(r)")
       }
     }

@@ -31,7 +31,8 @@ public struct Floors: Sendable {
         let t0 = monotonicNanoseconds()
         ids.withUnsafeMutableBufferPointer { out in
           for r in 0..<frame.count {
-            let inside = frame.worldMinX[r] <= frame.worldMaxX[r] && frame.worldMinY[r] <= frame.worldMaxY[r]
+            let inside =
+              frame.worldBox[r].minX <= frame.worldBox[r].maxX && frame.worldBox[r].minY <= frame.worldBox[r].maxY
             out[r] = inside ? UInt32(truncatingIfNeeded: r) : UInt32.max
           }
         }

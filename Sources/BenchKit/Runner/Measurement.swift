@@ -1,8 +1,11 @@
 import HitTesting
 
-/// One strategy on one configuration: what the reporters print. See docs/results-schema.md.
+/// One strategy on one configuration: what the reporters print. Every time is per frame, in
+/// nanoseconds, summarised over the measured frames. See docs/results-schema.md.
 public struct Measurement: Sendable {
   public var strategy: String
+  /// `rebuild`, `lazy`, `time-aware` or `peer` (`StrategyFamily`).
+  public var family: String
   public var scene: String
   public var layers: Int
   public var animatedFraction: Double
@@ -10,21 +13,36 @@ public struct Measurement: Sendable {
   public var workload: String
   public var semantics: String
   public var frames: Int
+  /// Threads the presentation build used.
+  public var threads: Int
+  /// End to end: everything from the model tree at time t to the answers (the build of the
+  /// columns the strategy reads + its update + its queries).
+  public var frameNs: Summary
+  /// The strategy's own share: update + queries.
+  public var hitTestNs: Summary
+  /// The presentation build (0 for scene strategies, which build no frame), and its passes.
   public var presentationNs: Summary
+  public var buildTimingNs: Summary
+  public var buildOrderNs: Summary
+  public var buildComposeNs: Summary
   public var updateNs: Summary
   public var queriesNs: Summary
-  /// update + queries: what the strategy costs per frame (the presentation frame is shared).
-  public var frameNs: Summary
   public var nsPerQuery: Double
+  /// Rows the build recomputed per frame (median), and a scene strategy's work per query or
+  /// frame: lazy presentation evaluations, exact tests, re-indexed entries, unbounded layers.
+  public var rowsRecomputedPerFrame: Double
+  public var presentationsPerQuery: Double
+  public var candidatesPerQuery: Double
+  public var reindexedPerFrame: Double
+  public var unboundedLayers: Double
   public var allocationsPerFrame: Double
   public var bytesAllocatedPerFrame: Double
   public var peakResidentBytes: Int
   public var indexBytes: Int
   public var testedPerQuery: Double
-  /// Number of answers checked against tree-walk (0 when not verifying), and disagreements.
+  /// Answers checked against tree-walk (0 when not verifying), those that differed only within
+  /// rounding, and disagreements.
   public var verifiedAnswers: Int
-  /// Answers that differ from tree-walk's within the measured rounding (the exact oracle
-  /// accepts both); bounded by `AnswerComparison.toleratedShareLimit`.
   public var toleratedAnswers: Int
   public var disagreements: Int
   /// The query floor: ns for one exact test against the reference's answer per query.

@@ -3,6 +3,10 @@ import LayerModel
 import Presentation
 import Scenes
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Where a run's scene comes from.
 public enum SceneSource: Sendable, Equatable {
   case generated(SceneKind)
@@ -33,6 +37,11 @@ public struct RunConfiguration: Sendable {
   public var verify = false
   /// Hit-test the model tree instead of the presentation tree (the first article's mistake).
   public var modelTree = false
+  /// Threads for the presentation build (default: the machine's cores).
+  public var threads = RunConfiguration.machineCores
+
+  /// The cores this process may use.
+  public static var machineCores: Int { Swift.max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
   public init() {}
 

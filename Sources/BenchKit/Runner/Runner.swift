@@ -65,7 +65,11 @@ public enum Runner {
 
   /// Runs one configuration over every strategy and query count.
   public static func run(_ c: RunConfiguration, model: Layer, progress: ((String) -> Void)? = nil) -> [Measurement] {
-    let builder = PresentationFrameBuilder(root: model, semantics: c.semantics)
+    let scene = CompiledScene(root: model)
+    let builder = PresentationFrameBuilder(scene: scene, semantics: c.semantics, threads: c.threads)
+    // --verify's reference is built by a builder of its own, untimed and single-threaded, so a
+    // fault in the measured builder's incremental or threaded passes cannot hide itself.
+    let reference = c.verify ? PresentationFrameBuilder(root: model, semantics: c.semantics) : nil
     let ts = times(c)
     var out: [Measurement] = []
     for q in c.queries {
@@ -75,7 +79,7 @@ public enum Runner {
       let floors = Floors.measure(loop: loop, warmup: c.warmup)
       for kind in c.strategies {
         progress?("\(kind.rawValue) Q=\(q)")
-        let recorder = _Recorder(frames: ts.count, warmup: c.warmup, verify: c.verify, builder: builder)
+        let recorder = _Recorder(frames: ts.count, warmup: c.warmup, reference: reference, animated: loop.animated)
         // The frames' allocations are counted: invariant checks (debug builds) are suspended.
         let outcome = InternalChecks.$suspended.withValue(true) { loop.run(kind, hooks: recorder) }
         out.append(
@@ -90,7 +94,8 @@ public enum Runner {
 /// Collects per-frame records for one strategy run.
 final class _Recorder: FrameLoopHooks {
   let warmup: Int
-  let verify: Bool
+  let reference: PresentationFrameBuilder?
+  let animated: Bool
   var timings: [FrameTiming]
   var allocations: [UInt64]
   var bytes: [UInt64]
@@ -98,13 +103,12 @@ final class _Recorder: FrameLoopHooks {
   var verified = 0
   var tolerated = 0
   var disagreements = 0
-  var reference = TreeWalk()
-  let builder: PresentationFrameBuilder
+  var walk = TreeWalk()
 
-  init(frames: Int, warmup: Int, verify: Bool, builder: PresentationFrameBuilder) {
+  init(frames: Int, warmup: Int, reference: PresentationFrameBuilder?, animated: Bool) {
     self.warmup = warmup
-    self.verify = verify
-    self.builder = builder
+    self.reference = reference
+    self.animated = animated
     timings = []
     allocations = []
     bytes = []
@@ -118,19 +122,19 @@ final class _Recorder: FrameLoopHooks {
   }
 
   func frameDidEnd(
-    _ index: Int, timing: FrameTiming, frame: PresentationFrame, points: UnsafeBufferPointer<Point>,
+    _ index: Int, time: Double, timing: FrameTiming, points: UnsafeBufferPointer<Point>,
     answers: UnsafeBufferPointer<LayerID?>
   ) {
     let used = AllocationCounter.read() - before
     timings.append(timing)
     allocations.append(used.allocations)
     bytes.append(used.bytes)
-    guard verify else { return }
-    reference.update(with: frame)
-    let oracle = ExactOracle(builder: builder)
+    guard let reference else { return }
+    walk.update(with: reference.build(at: time, animated: animated))
+    let oracle = ExactOracle(builder: reference)
     for i in 0..<points.count {
       verified += 1
-      let expected = reference.hitTest(points[i])
+      let expected = walk.hitTest(points[i])
       switch AnswerComparison.compare(answers[i], expected, at: points[i], oracle: oracle) {
       case .agree: break
       case .tolerated: tolerated += 1
@@ -143,22 +147,27 @@ final class _Recorder: FrameLoopHooks {
     _ c: RunConfiguration, kind: StrategyKind, queries: Int, layers: Int, outcome: FrameLoop.Outcome, floors: Floors
   ) -> Measurement {
     let measured = Array(timings.dropFirst(warmup))
-    let pres = Summary(measured.map { Double($0.presentationNs) })
-    let upd = Summary(measured.map { Double($0.updateNs) })
-    let qs = Summary(measured.map { Double($0.queriesNs) })
-    let frame = Summary(measured.map { Double($0.updateNs + $0.queriesNs) })
+    func summary(_ v: (FrameTiming) -> UInt64) -> Summary { Summary(measured.map { Double(v($0)) }) }
+    func median(_ v: (FrameTiming) -> Int) -> Double { Summary(measured.map { Double(v($0)) }).median }
+    let qs = summary(\.queriesNs)
     let allocs = allocations.dropFirst(warmup)
     let byts = bytes.dropFirst(warmup)
     let n = Double(Swift.max(allocs.count, 1))
+    let perQuery = Double(Swift.max(queries, 1))
     return Measurement(
-      strategy: kind.rawValue, scene: c.scene.name, layers: layers, animatedFraction: c.animatedFraction,
-      queriesPerFrame: queries, workload: c.workload.rawValue, semantics: c.semantics.name, frames: measured.count,
-      presentationNs: pres, updateNs: upd, queriesNs: qs, frameNs: frame,
-      nsPerQuery: queries > 0 ? qs.median / Double(queries) : 0,
+      strategy: kind.rawValue, family: kind.family.rawValue, scene: c.scene.name, layers: layers,
+      animatedFraction: c.animatedFraction, queriesPerFrame: queries, workload: c.workload.rawValue,
+      semantics: c.semantics.name, frames: measured.count, threads: kind.family == .rebuild ? c.threads : 1,
+      frameNs: summary(\.frameNs), hitTestNs: summary(\.hitTestNs), presentationNs: summary(\.presentationNs),
+      buildTimingNs: summary(\.buildTimingNs), buildOrderNs: summary(\.buildOrderNs),
+      buildComposeNs: summary(\.buildComposeNs), updateNs: summary(\.updateNs), queriesNs: qs,
+      nsPerQuery: queries > 0 ? qs.median / Double(queries) : 0, rowsRecomputedPerFrame: median(\.rowsRecomputed),
+      presentationsPerQuery: median(\.counters.presentations) / perQuery,
+      candidatesPerQuery: median(\.counters.candidates) / perQuery, reindexedPerFrame: median(\.counters.reindexed),
+      unboundedLayers: median(\.counters.unbounded),
       allocationsPerFrame: Double(allocs.reduce(0, +)) / n, bytesAllocatedPerFrame: Double(byts.reduce(0, +)) / n,
       peakResidentBytes: ResourceUsage.peakResidentBytes, indexBytes: outcome.indexBytes,
       testedPerQuery: outcome.testedPerQuery, verifiedAnswers: verified, toleratedAnswers: tolerated,
-      disagreements: disagreements,
-      queryFloorNs: floors.queryNs, updateFloorNs: floors.updateNs)
+      disagreements: disagreements, queryFloorNs: floors.queryNs, updateFloorNs: floors.updateNs)
   }
 }

@@ -1,24 +1,57 @@
 import HitTesting
 import Scenes
 
-/// A named list of run configurations: what `hitbench run --suite NAME` runs. Written in
-/// `Benchmarks/` with a small declarative DSL:
+/// A named list of run configurations, with the thresholds `hitbench compare` checks and the
+/// targets the suite's results are judged by: what `hitbench run --suite NAME` runs. Written in
+/// `Benchmarks/` with a small declarative DSL, thresholds and targets kept next to the runs
+/// they apply to (as package-benchmark keeps thresholds with each benchmark):
 ///
 /// ```swift
 /// Suite("crossover", "frame time against queries per frame") {
 ///   Run(.app, layers: 10_000, queries: [1, 10, 100, 1000, 10_000])
+/// } targets: {
+///   Target.speedup("grid at least 10x tree-walk at Q = 1000", .init(strategy: "grid", queries: 1000),
+///     over: .init(strategy: "tree-walk", queries: 1000), atLeast: 10)
 /// }
 /// ```
 public struct Suite: Sendable {
   public var name: String
   public var summary: String
   public var configurations: [RunConfiguration]
+  /// What `compare` checks for this suite's results, per metric.
+  public var thresholds: [Metric: Threshold]
+  public var targets: [Target]
 
-  public init(_ name: String, _ summary: String, @SuiteBuilder _ body: () -> [RunConfiguration]) {
+  /// The thresholds of a suite that declares none: end-to-end and own frame times within 5%,
+  /// no allocation in the frame loop.
+  public static let defaultThresholds: [Metric: Threshold] = [
+    .frameNsMedian: .percent(5), .hitTestNsMedian: .percent(5), .allocationsPerFrame: .exactly(),
+  ]
+
+  public init(
+    _ name: String, _ summary: String, thresholds: [Metric: Threshold] = Suite.defaultThresholds,
+    @SuiteBuilder _ body: () -> [RunConfiguration], @TargetBuilder targets: () -> [Target] = { [] }
+  ) {
     self.name = name
     self.summary = summary
     self.configurations = body()
+    self.thresholds = thresholds
+    self.targets = targets()
   }
+
+  /// Every target judged on `results`.
+  public func evaluateTargets(_ results: [Measurement]) -> [(name: String, verdict: TargetVerdict)] {
+    targets.map { ($0.name, $0.evaluate(results)) }
+  }
+}
+
+@resultBuilder
+public enum TargetBuilder {
+  public static func buildExpression(_ t: Target) -> [Target] { [t] }
+  public static func buildExpression(_ ts: [Target]) -> [Target] { ts }
+  public static func buildBlock(_ parts: [Target]...) -> [Target] { parts.flatMap { $0 } }
+  public static func buildArray(_ parts: [[Target]]) -> [Target] { parts.flatMap { $0 } }
+  public static func buildOptional(_ part: [Target]?) -> [Target] { part ?? [] }
 }
 
 /// One configuration in a suite (a `RunConfiguration` with the suite's defaults).
@@ -27,11 +60,12 @@ public struct Run {
 
   public init(
     _ kind: SceneKind, layers: Int, animated: Double = 1, queries: [Int], workload: Workload = .uniform,
-    strategies: [StrategyKind] = StrategyKind.allCases, frames: Int = 60, warmup: Int = 10
+    strategies: [StrategyKind] = StrategyKind.allCases, frames: Int = 60, warmup: Int = 10, threads: Int? = nil
   ) {
     configuration = RunConfiguration(
       scene: .generated(kind), layers: layers, animatedFraction: animated, strategies: strategies, queries: queries,
       workload: workload, frames: frames, warmup: warmup)
+    if let threads { configuration.threads = threads }
   }
 
   /// A scene file.

@@ -122,7 +122,10 @@ extension Target {
       let all = results.filter(query.matches)
       guard let worst = all.max(by: { metric.value($0) < metric.value($1) }) else { return .missing(query.label) }
       let v = metric.value(worst)
-      return .check(v <= limit, "worst \(worst.strategy) (\(worst.scene) \(worst.layers), Q = \(worst.queriesPerFrame)): \(metric.format(v)) over \(all.count) results (limit \(metric.format(limit)))")
+      return .check(
+        v <= limit,
+        "worst \(worst.strategy) (\(worst.scene) \(worst.layers), Q = \(worst.queriesPerFrame)): \(metric.format(v)) over \(all.count) results (limit \(metric.format(limit)))"
+      )
     }
   }
 }

@@ -47,7 +47,8 @@ enum ExportCommand {
     let frame = builder.build(at: o.time)
     var boxes = "minx,miny,maxx,maxy,priority\n"
     for r in 0..<frame.count where frame.flags[r].contains(.hittable) {
-      boxes += "\(frame.worldMinX[r]),\(frame.worldMinY[r]),\(frame.worldMaxX[r]),\(frame.worldMaxY[r]),\(r)\n"
+      boxes +=
+        "\(frame.worldBox[r].minX),\(frame.worldBox[r].minY),\(frame.worldBox[r].maxX),\(frame.worldBox[r].maxY),\(r)\n"
     }
     // The workload's points for one frame at time T (frame index 0 of the workload's sequence).
     let q = o.run.queries.first ?? 100

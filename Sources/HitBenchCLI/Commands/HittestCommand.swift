@@ -60,10 +60,11 @@ enum HittestCommand {
     let model: Layer
     do { model = try SceneFile.read(path: path) } catch { throw .scene(error) }
     let builder = PresentationFrameBuilder(root: model, semantics: o.semantics)
-    let frame = builder.build(at: o.time, animated: o.tree == "presentation")
+    let animated = o.tree == "presentation"
+    builder.build(at: o.time, animated: animated)
     let names = model.subtreeInPreorder.enumerated().map { i, l in l.name ?? "#\(i)" }
     // answers[s][i]: strategy s's answer for point i.
-    let answers = o.strategies.map { $0.answers(frame, o.points) }
+    let answers = o.strategies.map { $0.answers(builder, o.points, animated: animated) }
     if o.format == "json" {
       var results: [JSONValue] = []
       for (i, p) in o.points.enumerated() {

@@ -72,8 +72,10 @@ enum MismatchCommand {
       var differ = 0
       for (f, t) in times.enumerated() {
         let pts = Array(points[(f * o.queries)..<(f * o.queries + o.queries)])
-        let a = StrategyKind.grid.answers(presentation.build(at: t), pts)
-        let b = StrategyKind.grid.answers(modelTree.build(at: t, animated: false), pts)
+        presentation.build(at: t)
+        modelTree.build(at: t, animated: false)
+        let a = StrategyKind.grid.answers(presentation, pts)
+        let b = StrategyKind.grid.answers(modelTree, pts, animated: false)
         for i in 0..<pts.count where a[i] != b[i] { differ += 1 }
       }
       let total = times.count * o.queries

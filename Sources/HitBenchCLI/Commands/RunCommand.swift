@@ -71,6 +71,10 @@ enum RunCommand {
       "--semantics", \.config.semantics, valueName: "P", help: "calayer (default), calayer-seed or uiview",
       expected: "calayer, calayer-seed or uiview"
     ) { HitTestSemantics(named: $0) }
+    p.option(
+      "--threads", \.config.threads, valueName: "N",
+      help: "threads for the presentation build (default: the machine's cores, \(RunConfiguration.machineCores))",
+      expected: "an integer from 1 to 64", parse: ArgumentValues.integer(in: 1...64))
     p.flag("--verify", \.config.verify, help: "check every answer against tree-walk (untimed); fail on a disagreement")
     p.option(
       "--format", \.format, valueName: "FORMAT", help: "table (default), json, csv or markdown",
@@ -136,6 +140,7 @@ enum RunCommand {
         if explicit.contains("--warmup") { c.warmup = o.config.warmup }
         if explicit.contains("--fps") { c.fps = o.config.fps }
         if explicit.contains("--semantics") { c.semantics = o.config.semantics }
+        if explicit.contains("--threads") { c.threads = o.config.threads }
         c.seed = o.config.seed
         c.verify = o.config.verify
         return c
@@ -153,7 +158,10 @@ enum RunCommand {
     }
     progress.finish()
     let command = "hitbench " + args.joined(separator: " ")
-    let report = RunReport(meta: .current(seed: o.config.seed, command: command), results: results)
+    let suite = o.suite.flatMap { name in allSuites.first { $0.name == name } }
+    let report = RunReport(
+      meta: .current(seed: o.config.seed, command: command), results: results, suite: suite?.name,
+      thresholds: suite?.thresholds ?? Suite.defaultThresholds, targets: suite?.evaluateTargets(results) ?? [])
     let text = report.render(o.format)
     if let path = o.output {
       do { try FileIO.writeAtomically(text, to: path) } catch { throw .file(error) }

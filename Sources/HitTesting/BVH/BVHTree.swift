@@ -146,9 +146,10 @@ public struct BVHTree {
 
 /// Row r's world box as a conservative Float box (empty when the row's box is empty).
 @inlinable func _worldBox(_ f: PresentationFrame, _ r: Int) -> SIMD4<Float> {
-  guard f.worldMinX[r] <= f.worldMaxX[r], f.worldMinY[r] <= f.worldMaxY[r] else { return _emptyBox }
+  guard f.worldBox[r].minX <= f.worldBox[r].maxX, f.worldBox[r].minY <= f.worldBox[r].maxY else { return _emptyBox }
   return SIMD4(
-    _floatDown(f.worldMinX[r]), _floatDown(f.worldMinY[r]), _floatUp(f.worldMaxX[r]), _floatUp(f.worldMaxY[r]))
+    _floatDown(f.worldBox[r].minX), _floatDown(f.worldBox[r].minY), _floatUp(f.worldBox[r].maxX),
+    _floatUp(f.worldBox[r].maxY))
 }
 
 /// A way of building a `BVHTree`'s hierarchy over its loaded prims.
@@ -164,7 +165,7 @@ public protocol BVHBuilder {
 ///
 /// Update: the builder's cost over the hittable rows. Query: O(log n) nodes on spread-out
 /// scenes, pruned by priority. Memory: 32 bytes per node plus 20 per prim.
-public struct BVH<Builder: BVHBuilder>: HitTestStrategy {
+public struct BVH<Builder: BVHBuilder>: FrameStrategy {
   public static var name: String { Builder.name }
   public static var summary: String { Builder.summary }
 

@@ -7,7 +7,7 @@ import Presentation
 /// grow past `rebuildRatio` times its cost when built (moving layers make boxes overlap).
 ///
 /// Update: O(n) refit (a rebuild now and then). Query: as the SAH BVH while the tree is good.
-public struct RefitBVH: HitTestStrategy {
+public struct RefitBVH: FrameStrategy {
   public static let name = "bvh-refit"
   public static let summary =
     "SAH BVH built once and refitted per frame, rebuilt when SAH cost grows 1.5x: cheap updates under motion"

@@ -19,8 +19,8 @@ extension FlatScan {
         let b = k / 8
         let i = k % 8
         precondition(
-          Double(minX[b][i]) <= f.worldMinX[Int(r)] && Double(maxX[b][i]) >= f.worldMaxX[Int(r)]
-            && Double(minY[b][i]) <= f.worldMinY[Int(r)] && Double(maxY[b][i]) >= f.worldMaxY[Int(r)],
+          Double(minX[b][i]) <= f.worldBox[Int(r)].minX && Double(maxX[b][i]) >= f.worldBox[Int(r)].maxX
+            && Double(minY[b][i]) <= f.worldBox[Int(r)].minY && Double(maxY[b][i]) >= f.worldBox[Int(r)].maxY,
           "row \(r): Float box does not hold the world box")
       }
     #endif

@@ -9,7 +9,7 @@ import Presentation
 /// the answer; the guard chain is checked only on a box hit.
 ///
 /// Update: O(n), 16 bytes per hittable row. Query: O(rows above the answer / 8) SIMD steps.
-public struct FlatScan: HitTestStrategy {
+public struct FlatScan: FrameStrategy {
   public static let name = "flat-scan"
   public static let summary =
     "SIMD linear scan of world boxes from the top down: tiny update, O(n) queries; best for few queries per frame"
@@ -32,8 +32,8 @@ public struct FlatScan: HitTestStrategy {
     if rows.capacity < frame.count + 8 { rows.reserveCapacity(frame.count + 8) }
     var r = frame.count - 1
     while r >= 0 {
-      if frame.flags[r].contains(.hittable) && frame.worldMinX[r] <= frame.worldMaxX[r]
-        && frame.worldMinY[r] <= frame.worldMaxY[r]
+      if frame.flags[r].contains(.hittable) && frame.worldBox[r].minX <= frame.worldBox[r].maxX
+        && frame.worldBox[r].minY <= frame.worldBox[r].maxY
       {
         rows.append(Int32(r))
       }
@@ -58,10 +58,10 @@ public struct FlatScan: HitTestStrategy {
         for k in 0..<8 {
           let r = Int(rs[b &* 8 &+ k])
           if r < 0 { continue }
-          x0[k] = _floatDown(frame.worldMinX[r])
-          y0[k] = _floatDown(frame.worldMinY[r])
-          x1[k] = _floatUp(frame.worldMaxX[r])
-          y1[k] = _floatUp(frame.worldMaxY[r])
+          x0[k] = _floatDown(frame.worldBox[r].minX)
+          y0[k] = _floatDown(frame.worldBox[r].minY)
+          x1[k] = _floatUp(frame.worldBox[r].maxX)
+          y1[k] = _floatUp(frame.worldBox[r].maxY)
         }
         minX[b] = x0
         minY[b] = y0

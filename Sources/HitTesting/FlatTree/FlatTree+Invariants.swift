@@ -14,11 +14,13 @@ extension FlatTree {
         b.x > b.z || b.y > b.w || (a.x <= b.x && a.y <= b.y && a.z >= b.z && a.w >= b.w)
       }
       for r in 0..<f.count {
-        if f.flags[r].contains(.hittable) && f.worldMinX[r] <= f.worldMaxX[r] && f.worldMinY[r] <= f.worldMaxY[r] {
+        if f.flags[r].contains(.hittable) && f.worldBox[r].minX <= f.worldBox[r].maxX
+          && f.worldBox[r].minY <= f.worldBox[r].maxY
+        {
           let b = subtreeBox[r]
           precondition(
-            Double(b.x) <= f.worldMinX[r] && Double(b.y) <= f.worldMinY[r] && Double(b.z) >= f.worldMaxX[r]
-              && Double(b.w) >= f.worldMaxY[r], "row \(r): subtree box misses its own box")
+            Double(b.x) <= f.worldBox[r].minX && Double(b.y) <= f.worldBox[r].minY && Double(b.z) >= f.worldBox[r].maxX
+              && Double(b.w) >= f.worldBox[r].maxY, "row \(r): subtree box misses its own box")
         }
         if r > 0 { precondition(holds(subtreeBox[Int(f.parent[r])], subtreeBox[r]), "row \(r): parent box misses it") }
       }

@@ -8,7 +8,7 @@ import Presentation
 ///
 /// Update: O(n) (one reverse pass unions boxes into parents). Query: O(subtrees under the
 /// point); memory 24 bytes per row.
-public struct FlatTree: HitTestStrategy {
+public struct FlatTree: FrameStrategy {
   public static let name = "flat-tree"
   public static let summary =
     "preorder array with subtree boxes, skipping subtrees off the point: O(n) update, fast on clustered scenes"
@@ -46,8 +46,8 @@ public struct FlatTree: HitTestStrategy {
         boxes[r] =
           frame.flags[r].contains(.hittable)
           ? SIMD4(
-            _floatDown(frame.worldMinX[r]), _floatDown(frame.worldMinY[r]), _floatUp(frame.worldMaxX[r]),
-            _floatUp(frame.worldMaxY[r])) : empty
+            _floatDown(frame.worldBox[r].minX), _floatDown(frame.worldBox[r].minY), _floatUp(frame.worldBox[r].maxX),
+            _floatUp(frame.worldBox[r].maxY)) : empty
       }
       var r = n - 1
       while r > 0 {
@@ -98,7 +98,8 @@ public struct FlatTree: HitTestStrategy {
         }
         sp &-= 1
         let r = Int(top.row)
-        if p.x >= f.worldMinX[r] && p.x <= f.worldMaxX[r] && p.y >= f.worldMinY[r] && p.y <= f.worldMaxY[r]
+        if p.x >= f.worldBox[r].minX && p.x <= f.worldBox[r].maxX && p.y >= f.worldBox[r].minY
+          && p.y <= f.worldBox[r].maxY
           && f.isCandidate(r, p)
         {
           return f.layer[r]

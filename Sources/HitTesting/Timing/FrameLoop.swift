@@ -12,11 +12,26 @@ import Presentation
   return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
 }
 
-/// One frame's phases, in nanoseconds.
+/// One frame, measured end to end: everything a strategy needs from the model tree at time t
+/// to its answers.
 public struct FrameTiming: Sendable {
+  /// Building the presentation frame (frame strategies only; the builder computes only the
+  /// columns the strategy reads), and its three passes.
   public var presentationNs: UInt64 = 0
+  public var buildTimingNs: UInt64 = 0
+  public var buildOrderNs: UInt64 = 0
+  public var buildComposeNs: UInt64 = 0
+  /// The strategy's own update (a scene strategy's includes any re-index), and its queries.
   public var updateNs: UInt64 = 0
   public var queriesNs: UInt64 = 0
+  /// Rows the build recomputed (frame strategies), and the strategy's own work counters.
+  public var rowsRecomputed = 0
+  public var counters = StrategyCounters()
+
+  /// The whole frame: build + update + queries.
+  public var frameNs: UInt64 { presentationNs &+ updateNs &+ queriesNs }
+  /// The strategy's own share: update + queries.
+  public var hitTestNs: UInt64 { updateNs &+ queriesNs }
 }
 
 /// What the runner does between timed regions: read allocation counters, check answers.
@@ -24,15 +39,17 @@ public struct FrameTiming: Sendable {
 public protocol FrameLoopHooks: AnyObject {
   /// Just before frame `index` starts (nothing timed is running).
   func frameWillStart(_ index: Int)
-  /// Just after frame `index`'s queries, with the frame, its points and the answers.
+  /// Just after frame `index`'s queries, with the frame's time, its points and the answers.
   func frameDidEnd(
-    _ index: Int, timing: FrameTiming, frame: PresentationFrame, points: UnsafeBufferPointer<Point>,
+    _ index: Int, time: Double, timing: FrameTiming, points: UnsafeBufferPointer<Point>,
     answers: UnsafeBufferPointer<LayerID?>)
 }
 
-/// The measured loop: for each frame, build the presentation frame at its time, update the
-/// strategy, answer that frame's points; each phase timed on the monotonic clock. Lives beside
-/// the strategies so that `run` specialises the whole loop for each strategy type.
+/// The measured loop, for one strategy: per frame, everything from the model tree at time t to
+/// the answers, each phase timed on the monotonic clock. A frame strategy's frame is the
+/// presentation build (only its columns) + its update + its queries; a scene strategy's is its
+/// update at t (re-indexing included) + its queries. Lives beside the strategies so that `run`
+/// specialises the whole loop for each strategy type.
 public struct FrameLoop {
   public var builder: PresentationFrameBuilder
   /// Clock time of each frame (warm-up frames included).
@@ -69,8 +86,41 @@ struct _TimedFrames: StrategyVisitor {
   let loop: FrameLoop
   let hooks: any FrameLoopHooks
 
-  func visit<S: HitTestStrategy>(_ type: S.Type) -> FrameLoop.Outcome {
+  func visit<S: FrameStrategy>(frameStrategy type: S.Type) -> FrameLoop.Outcome {
     var strategy = S()
+    let builder = loop.builder
+    let animated = loop.animated
+    return _run(&strategy) { s, time, timing in
+      let t0 = monotonicNanoseconds()
+      let frame = builder.build(at: time, animated: animated, columns: S.columns)
+      let t1 = monotonicNanoseconds()
+      s.update(with: frame)
+      let t2 = monotonicNanoseconds()
+      let st = builder.stats
+      timing.presentationNs = t1 &- t0
+      timing.buildTimingNs = st.timingNs
+      timing.buildOrderNs = st.orderNs
+      timing.buildComposeNs = st.composeNs
+      timing.rowsRecomputed = st.rowsRecomputed
+      timing.updateNs = t2 &- t1
+    }
+  }
+
+  func visit<S: SceneStrategy>(sceneStrategy type: S.Type) -> FrameLoop.Outcome {
+    var strategy = S()
+    strategy.attach(to: loop.builder.scene, semantics: loop.builder.semantics)
+    let animated = loop.animated
+    return _run(&strategy) { s, time, timing in
+      let t0 = monotonicNanoseconds()
+      s.update(at: time, animated: animated)
+      timing.updateNs = monotonicNanoseconds() &- t0
+    }
+  }
+
+  /// The frames: hooks, then `prepare` (the timed build and update), the timed queries, hooks.
+  func _run<S: HitTestStrategy>(
+    _ strategy: inout S, prepare: (inout S, Double, inout FrameTiming) -> Void
+  ) -> FrameLoop.Outcome {
     let q = loop.queries
     let answers = UnsafeMutableBufferPointer<LayerID?>.allocate(capacity: Swift.max(q, 1))
     answers.initialize(repeating: nil)
@@ -81,15 +131,13 @@ struct _TimedFrames: StrategyVisitor {
       for f in 0..<frames {
         let pts = UnsafeBufferPointer(rebasing: all[(f * q)..<(f * q + q)])
         hooks.frameWillStart(f)
+        var timing = FrameTiming()
+        prepare(&strategy, loop.times[f], &timing)
         let t0 = monotonicNanoseconds()
-        let frame = loop.builder.build(at: loop.times[f], animated: loop.animated)
-        let t1 = monotonicNanoseconds()
-        strategy.update(with: frame)
-        let t2 = monotonicNanoseconds()
         QueryLoop.answer(strategy, pts, into: answers)
-        let t3 = monotonicNanoseconds()
-        let timing = FrameTiming(presentationNs: t1 &- t0, updateNs: t2 &- t1, queriesNs: t3 &- t2)
-        hooks.frameDidEnd(f, timing: timing, frame: frame, points: pts, answers: UnsafeBufferPointer(answers))
+        timing.queriesNs = monotonicNanoseconds() &- t0
+        timing.counters = strategy.counters
+        hooks.frameDidEnd(f, time: loop.times[f], timing: timing, points: pts, answers: UnsafeBufferPointer(answers))
         if f == frames - 1 && q > 0 {
           tested = Double(QueryLoop.answerCounting(strategy, pts, into: answers)) / Double(q)
         }

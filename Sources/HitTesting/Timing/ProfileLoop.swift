@@ -3,12 +3,15 @@ import Presentation
 
 /// Which phase `ProfileLoop` repeats.
 public enum ProfilePhase: String, CaseIterable, Sendable {
-  /// `update` on the same presentation frame, again and again.
+  /// The strategy's update on the same frame (or, for a scene strategy, at successive times),
+  /// again and again.
   case update
   /// The frame's queries, again and again, after one update.
   case queries
-  /// Building the presentation frame at successive times.
+  /// Building the presentation frame at successive times (the columns the strategy reads).
   case presentation
+  /// Whole frames at successive times: build, update, queries.
+  case frame
 }
 
 /// Runs one phase of one strategy in a loop for perf: specialised per strategy like `FrameLoop`.
@@ -41,10 +44,31 @@ struct _Profile: StrategyVisitor {
   let enable: () -> Void
   let disable: () -> Void
 
-  func visit<S: HitTestStrategy>(_ type: S.Type) -> Int {
+  func visit<S: FrameStrategy>(frameStrategy type: S.Type) -> Int {
     var s = S()
-    let frame = loop.builder.build(at: 0.5)
-    s.update(with: frame)
+    s.update(with: loop.builder.build(at: 0.5, columns: S.columns))
+    return _loop(&s) { s, t, phase in
+      switch phase {
+      case .update:
+        s.update(with: loop.builder.frame)
+      case .presentation:
+        _ = loop.builder.build(at: t, columns: S.columns)
+      default:
+        s.update(with: loop.builder.build(at: t, columns: S.columns))
+      }
+    }
+  }
+
+  func visit<S: SceneStrategy>(sceneStrategy type: S.Type) -> Int {
+    var s = S()
+    s.attach(to: loop.builder.scene, semantics: loop.builder.semantics)
+    s.update(at: 0.5, animated: true)
+    return _loop(&s) { s, t, phase in
+      if phase != .presentation { s.update(at: t, animated: true) }
+    }
+  }
+
+  func _loop<S: HitTestStrategy>(_ s: inout S, _ step: (inout S, Double, ProfilePhase) -> Void) -> Int {
     let answers = UnsafeMutableBufferPointer<LayerID?>.allocate(capacity: Swift.max(loop.points.count, 1))
     answers.initialize(repeating: nil)
     defer { answers.deallocate() }
@@ -55,12 +79,13 @@ struct _Profile: StrategyVisitor {
     loop.points.withUnsafeBufferPointer { pts in
       repeat {
         for _ in 0..<8 {
+          t += 1.0 / 120
           switch loop.phase {
-          case .update: s.update(with: frame)
           case .queries: QueryLoop.answer(s, pts, into: answers)
-          case .presentation:
-            t += 1.0 / 120
-            _ = loop.builder.build(at: t)
+          case .update, .presentation: step(&s, t, loop.phase)
+          case .frame:
+            step(&s, t, .frame)
+            QueryLoop.answer(s, pts, into: answers)
           }
           runs += 1
         }

@@ -8,10 +8,11 @@ import Presentation
 /// answering the first hit. An explicit stack, so a 100,000-deep chain is safe.
 ///
 /// Update: O(n) (child links). Query: O(layers visited), one homography per visit; no index.
-public struct TreeWalk: HitTestStrategy {
+public struct TreeWalk: FrameStrategy {
   public static let name = "tree-walk"
   public static let summary =
     "the reference: Core Animation's recursive descent, one level at a time; no update cost, O(layers) per query"
+  public static let columns: FrameColumns = .structure
 
   @usableFromInline struct _Visit {
     @usableFromInline var row: Int32
@@ -62,12 +63,8 @@ public struct TreeWalk: HitTestStrategy {
     @inline(__always) func enter(_ r: Int, _ pp: Point, _ sp: inout Int) {
       counter.tested(1)
       let flags = f.flags[r]
-      guard flags.rawValue & skip == 0, let q = f.fromParent[r].apply(pp) else { return }
-      if flags.contains(.clips)
-        && !(q.x >= f.boundsMinX[r] && q.x < f.boundsMaxX[r] && q.y >= f.boundsMinY[r] && q.y < f.boundsMaxY[r])
-      {
-        return
-      }
+      guard flags.rawValue & skip == 0, let q = f._fromParent(r, pp) else { return }
+      if flags.contains(.clips) && !f._contains(r, q) { return }
       s[sp] = _Visit(row: Int32(r), next: lastChild[r], q: q)
       sp &+= 1
     }
@@ -83,9 +80,7 @@ public struct TreeWalk: HitTestStrategy {
       }
       let r = Int(top.row)
       let q = top.q
-      if q.x >= f.boundsMinX[r] && q.x < f.boundsMaxX[r] && q.y >= f.boundsMinY[r] && q.y < f.boundsMaxY[r] {
-        return f.layer[r]
-      }
+      if f._contains(r, q) { return f.layer[r] }
       sp &-= 1
     }
     return nil

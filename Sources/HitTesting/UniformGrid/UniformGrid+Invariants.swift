@@ -34,10 +34,13 @@ extension UniformGrid {
       }
       let inOverflow = Set(overflow)
       for r in 0..<f.count
-      where f.flags[r].contains(.hittable) && f.worldMinX[r] <= f.worldMaxX[r] && f.worldMinY[r] <= f.worldMaxY[r] {
+      where f.flags[r].contains(.hittable) && f.worldBox[r].minX <= f.worldBox[r].maxX
+        && f.worldBox[r].minY <= f.worldBox[r].maxY
+      {
         if inOverflow.contains(Int32(r)) { continue }
         let spanned =
-          (_column(f.worldMaxX[r]) - _column(f.worldMinX[r]) + 1) * (_row(f.worldMaxY[r]) - _row(f.worldMinY[r]) + 1)
+          (_column(f.worldBox[r].maxX) - _column(f.worldBox[r].minX) + 1)
+          * (_row(f.worldBox[r].maxY) - _row(f.worldBox[r].minY) + 1)
         precondition(inCells[r] == spanned, "row \(r): in \(inCells[r]) cells, spans \(spanned)")
       }
     #endif

@@ -12,7 +12,7 @@ import Presentation
 /// is sound on every scene kind.
 ///
 /// Update: O(n + references). Query: one cell's list plus the overflow rows above its answer.
-public struct UniformGrid: HitTestStrategy {
+public struct UniformGrid: FrameStrategy {
   public static let name = "grid"
   public static let summary =
     "uniform grid rebuilt per frame by counting sort, big layers in an overflow list: cheap rebuild, O(1) queries"
@@ -88,13 +88,13 @@ public struct UniformGrid: HitTestStrategy {
     var r = n - 1
     while r >= 0 {
       defer { r -= 1 }
-      guard frame.flags[r].contains(.hittable), frame.worldMinX[r] <= frame.worldMaxX[r],
-        frame.worldMinY[r] <= frame.worldMaxY[r]
+      guard frame.flags[r].contains(.hittable), frame.worldBox[r].minX <= frame.worldBox[r].maxX,
+        frame.worldBox[r].minY <= frame.worldBox[r].maxY
       else { continue }
-      let bx0 = frame.worldMinX[r]
-      let by0 = frame.worldMinY[r]
-      let bx1 = frame.worldMaxX[r]
-      let by1 = frame.worldMaxY[r]
+      let bx0 = frame.worldBox[r].minX
+      let by0 = frame.worldBox[r].minY
+      let bx1 = frame.worldBox[r].maxX
+      let by1 = frame.worldBox[r].maxY
       if !(bx0.isFinite && by0.isFinite && bx1.isFinite && by1.isFinite) {
         overflow.append(Int32(r))
         continue
@@ -154,10 +154,10 @@ public struct UniformGrid: HitTestStrategy {
           for c in 0..<(cells + 1) { start[c] = 0 }
           for k in 0..<count {
             let r = Int(cand[k])
-            let cx0 = col(frame.worldMinX[r])
-            let cx1 = col(frame.worldMaxX[r])
-            let cy0 = row(frame.worldMinY[r])
-            let cy1 = row(frame.worldMaxY[r])
+            let cx0 = col(frame.worldBox[r].minX)
+            let cx1 = col(frame.worldBox[r].maxX)
+            let cy0 = row(frame.worldBox[r].minY)
+            let cy1 = row(frame.worldBox[r].maxY)
             if (cx1 &- cx0 &+ 1) &* (cy1 &- cy0 &+ 1) > maxCells {
               spans[k] = SIMD4(-1, 0, 0, 0)
               continue
@@ -241,7 +241,8 @@ public struct UniformGrid: HitTestStrategy {
     if sample.count < 256 { sample = [Double](repeating: 0, count: 256) }
     for i in 0..<k {
       let r = Int(candidates[i * n / k])
-      sample[i] = Swift.max(frame.worldMaxX[r] - frame.worldMinX[r], frame.worldMaxY[r] - frame.worldMinY[r])
+      sample[i] = Swift.max(
+        frame.worldBox[r].maxX - frame.worldBox[r].minX, frame.worldBox[r].maxY - frame.worldBox[r].minY)
     }
     // Insertion sort of at most 256 values: no allocation.
     for i in 1..<Swift.max(k, 1) {
@@ -274,7 +275,8 @@ public struct UniformGrid: HitTestStrategy {
       while k < end {
         let r = Int(cellRows[k])
         counter.tested(1)
-        if p.x >= f.worldMinX[r] && p.x <= f.worldMaxX[r] && p.y >= f.worldMinY[r] && p.y <= f.worldMaxY[r]
+        if p.x >= f.worldBox[r].minX && p.x <= f.worldBox[r].maxX && p.y >= f.worldBox[r].minY
+          && p.y <= f.worldBox[r].maxY
           && f.isCandidate(r, p)
         {
           best = Int32(r)
@@ -289,8 +291,8 @@ public struct UniformGrid: HitTestStrategy {
       o &+= 1
       if r <= best { break }
       counter.tested(1)
-      if p.x >= f.worldMinX[Int(r)] && p.x <= f.worldMaxX[Int(r)] && p.y >= f.worldMinY[Int(r)]
-        && p.y <= f.worldMaxY[Int(r)] && f.isCandidate(Int(r), p)
+      if p.x >= f.worldBox[Int(r)].minX && p.x <= f.worldBox[Int(r)].maxX && p.y >= f.worldBox[Int(r)].minY
+        && p.y <= f.worldBox[Int(r)].maxY && f.isCandidate(Int(r), p)
       {
         best = r
         break

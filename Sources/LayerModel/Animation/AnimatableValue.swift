@@ -33,7 +33,7 @@ public enum AnimatableValue: Hashable, Sendable {
   }
 
   /// Componentwise `self * a + other * b`, keeping `self`'s kind (a mismatched kind answers self).
-  func _combine(_ a: Double, _ other: AnimatableValue, _ b: Double) -> AnimatableValue {
+  package func _combine(_ a: Double, _ other: AnimatableValue, _ b: Double) -> AnimatableValue {
     switch (self, other) {
     case (.scalar(let x), .scalar(let y)): return .scalar(x * a + y * b)
     case (.point(let p), .point(let q)): return .point(Point(x: p.x * a + q.x * b, y: p.y * a + q.y * b))
@@ -71,7 +71,7 @@ public enum AnimatableValue: Hashable, Sendable {
 
   /// `self` repeated `n` times on top of `base`: `base + n * self` (transforms: `base` then
   /// `self` n times).
-  func _accumulated(_ n: Int, onto base: AnimatableValue) -> AnimatableValue {
+  package func _accumulated(_ n: Int, onto base: AnimatableValue) -> AnimatableValue {
     guard n > 0 else { return base }
     switch (self, base) {
     case (.transform(let step), .transform(let b)):
@@ -114,10 +114,10 @@ public enum AnimatableValue: Hashable, Sendable {
 
 /// A 2D affine matrix as translation, rotation, scale and shear, so that interpolating the
 /// parts turns a rotation into a rotation rather than a shrink through zero.
-struct AffineDecomposition {
-  var tx: Double, ty: Double, angle: Double, sx: Double, sy: Double, shear: Double
+package struct AffineDecomposition {
+  package var tx: Double, ty: Double, angle: Double, sx: Double, sy: Double, shear: Double
 
-  init(_ m: Transform3D) {
+  package init(_ m: Transform3D) {
     var a = m.m11
     var b = m.m12
     var c = m.m21
@@ -148,7 +148,7 @@ struct AffineDecomposition {
     angle = _atan2(b, a)
   }
 
-  func interpolated(to o: AffineDecomposition, _ f: Double) -> AffineDecomposition {
+  package func interpolated(to o: AffineDecomposition, _ f: Double) -> AffineDecomposition {
     var r = self
     var da = o.angle - angle
     let twoPi = 2 * Double.pi
@@ -162,7 +162,7 @@ struct AffineDecomposition {
     return r
   }
 
-  var transform: Transform3D {
+  package var transform: Transform3D {
     let c = _cos(angle)
     let s = _sin(angle)
     return .affine(

@@ -26,6 +26,16 @@ public enum PathElement: Hashable, Sendable {
   case cubic(Point, Point, Point)
 }
 
+/// One segment of a keyframe path as a cubic Bezier (lines and quads raised to cubics); a
+/// jump is a later `move`.
+package struct PathSegment: Sendable {
+  package var start: Point
+  package var c1: Point
+  package var c2: Point
+  package var end: Point
+  package var isJump: Bool
+}
+
 /// A keyframe animation (CAKeyframeAnimation): `values` at `keyTimes`, each segment paced by
 /// its own timing function, in one of five calculation modes; or a `path` of lines and cubic
 /// segments for a point property, with an optional rotation to the tangent. Derived key times
@@ -42,25 +52,20 @@ public final class KeyframeAnimation: PropertyAnimation {
   public var calculationMode: CalculationMode = .linear { didSet { _prepared = nil } }
   public var rotationMode: RotationMode?
 
-  private struct Segment {
-    var start: Point
-    var c1: Point
-    var c2: Point
-    var end: Point
-    var isJump: Bool
-  }
+  package typealias Segment = PathSegment
   /// Derived keyframe data, computed once per change; a class so a frame's evaluation takes
-  /// one reference instead of copying four arrays.
-  private final class Prepared {
-    var keyTimes: [Double]
-    var segments: [Segment]
-    init(keyTimes: [Double], segments: [Segment]) {
+  /// one reference instead of copying four arrays. The frame builder copies it into its flat
+  /// blocks.
+  package final class Prepared {
+    package var keyTimes: [Double]
+    package var segments: [PathSegment]
+    init(keyTimes: [Double], segments: [PathSegment]) {
       self.keyTimes = keyTimes
       self.segments = segments
     }
     /// The values as plain points or numbers when they all are (the fast path: no enum copies).
-    var points: [Point] = []
-    var scalars: [Double] = []
+    package var points: [Point] = []
+    package var scalars: [Double] = []
   }
   private var _prepared: Prepared?
 
@@ -141,7 +146,7 @@ public final class KeyframeAnimation: PropertyAnimation {
     return kt
   }
 
-  private func _prepare() -> Prepared {
+  package func _prepare() -> Prepared {
     if let p = _prepared { return p }
     var prepared: Prepared
     if let path {
@@ -273,7 +278,7 @@ public final class KeyframeAnimation: PropertyAnimation {
     return total
   }
 
-  private static func _bezierPoint(_ s: Segment, _ u: Double) -> Point {
+  package static func _bezierPoint(_ s: Segment, _ u: Double) -> Point {
     if s.isJump { return s.end }
     let v = 1 - u
     let a = v * v * v
@@ -285,7 +290,7 @@ public final class KeyframeAnimation: PropertyAnimation {
       y: a * s.start.y + b * s.c1.y + c * s.c2.y + d * s.end.y)
   }
 
-  private static func _bezierTangent(_ s: Segment, _ u: Double) -> Point {
+  package static func _bezierTangent(_ s: Segment, _ u: Double) -> Point {
     let v = 1 - u
     var t = Point(
       x: 3 * v * v * (s.c1.x - s.start.x) + 6 * v * u * (s.c2.x - s.c1.x) + 3 * u * u * (s.end.x - s.c2.x),
@@ -295,7 +300,9 @@ public final class KeyframeAnimation: PropertyAnimation {
   }
 
   /// The Catmull-Rom point between values i and i+1 at u (ends repeat their neighbour).
-  private func _catmullRom(_ i: Int, _ u: Double) -> AnimatableValue {
+  package static func _catmullRom(_ values: UnsafeBufferPointer<AnimatableValue>, _ i: Int, _ u: Double)
+    -> AnimatableValue
+  {
     let n = values.count
     let p0 = values[Swift.max(i - 1, 0)]
     let p1 = values[i]
@@ -310,6 +317,10 @@ public final class KeyframeAnimation: PropertyAnimation {
     return p0._combine(w0, p1, w1)._combine(1, p2, w2)._combine(1, p3, w3)
   }
 
+  private func _catmullRom(_ i: Int, _ u: Double) -> AnimatableValue {
+    values.withUnsafeBufferPointer { Self._catmullRom($0, i, u) }
+  }
+
   /// The segment holding progress f and the local progress within it.
   private static func _segment(_ kt: [Double], _ f: Double) -> (Int, Double) {
     kt.withUnsafeBufferPointer { _segment($0, f) }
@@ -317,7 +328,7 @@ public final class KeyframeAnimation: PropertyAnimation {
 
   /// The same, over a buffer: a binary search for the last key time <= f.
   @inline(__always)
-  static func _segment(_ kt: UnsafeBufferPointer<Double>, _ f: Double) -> (Int, Double) {
+  package static func _segment(_ kt: UnsafeBufferPointer<Double>, _ f: Double) -> (Int, Double) {
     let last = kt.count - 2
     var lo = 0
     var hi = last
@@ -336,46 +347,63 @@ public final class KeyframeAnimation: PropertyAnimation {
   /// The value at progress f, and the path tangent angle when a path drives the animation.
   private func _evaluate(_ f: Double) -> (value: AnimatableValue, angle: Double?)? {
     let p = _prepare()
-    if path != nil {
-      let segs = p.segments
+    return p.keyTimes.withUnsafeBufferPointer { kt in
+      values.withUnsafeBufferPointer { vs in
+        p.segments.withUnsafeBufferPointer { segs in
+          (timingFunctions ?? []).withUnsafeBufferPointer { fs in
+            Self._evaluate(
+              f, mode: calculationMode, keyTimes: kt, values: vs, segments: segs, isPath: path != nil,
+              pathStart: path?.first, timingFunctions: timingFunctions == nil ? nil : fs, rotationMode: rotationMode)
+          }
+        }
+      }
+    }
+  }
+
+  /// A keyframe animation's value at paced progress f over its prepared data: the one function
+  /// the class and the frame builder's compiled records both use.
+  package static func _evaluate(
+    _ f: Double, mode calculationMode: CalculationMode, keyTimes kt: UnsafeBufferPointer<Double>,
+    values: UnsafeBufferPointer<AnimatableValue>, segments segs: UnsafeBufferPointer<PathSegment>, isPath: Bool,
+    pathStart: PathElement?, timingFunctions: UnsafeBufferPointer<TimingFunction>?, rotationMode: RotationMode?
+  ) -> (value: AnimatableValue, angle: Double?)? {
+    func angle(_ t: Point) -> Double? {
+      guard let mode = rotationMode else { return nil }
+      return _atan2(t.y, t.x) + (mode == .autoReverse ? Double.pi : 0)
+    }
+    if isPath {
       guard !segs.isEmpty else {
-        if case .move(let q)? = path?.first { return (.point(q), nil) }
+        if case .move(let q)? = pathStart { return (.point(q), nil) }
         return nil
       }
       if calculationMode == .discrete {
-        let (i, u) = Self._segment(p.keyTimes, f)
+        let (i, u) = _segment(kt, f)
         let s = segs[i]
-        return (.point(u >= 1 ? s.end : s.start), _angle(Self._bezierTangent(s, 0)))
+        return (.point(u >= 1 ? s.end : s.start), angle(_bezierTangent(s, 0)))
       }
-      var (i, u) = Self._segment(p.keyTimes, f)
+      var (i, u) = _segment(kt, f)
       if calculationMode == .linear || calculationMode == .cubic, let tf = timingFunctions, i < tf.count {
         u = tf[i](u)
       }
       let s = segs[i]
-      return (.point(Self._bezierPoint(s, u)), _angle(Self._bezierTangent(s, u)))
+      return (.point(_bezierPoint(s, u)), angle(_bezierTangent(s, u)))
     }
     let n = values.count
     guard n > 0 else { return nil }
     if n == 1 { return (values[0], nil) }
-    let kt = p.keyTimes
     if calculationMode == .discrete {
       var i = 0
       while i + 1 < kt.count && kt[i + 1] <= f { i += 1 }
       return (values[Swift.min(i, n - 1)], nil)
     }
-    var (i, u) = Self._segment(kt, f)
+    var (i, u) = _segment(kt, f)
     if calculationMode == .linear || calculationMode == .cubic, let tf = timingFunctions, i < tf.count {
       u = tf[i](u)
     }
     switch calculationMode {
-    case .cubic, .cubicPaced: return (_catmullRom(i, u), nil)
+    case .cubic, .cubicPaced: return (_catmullRom(values, i, u), nil)
     default: return (values[i].interpolated(to: values[i + 1], u), nil)
     }
-  }
-
-  private func _angle(_ t: Point) -> Double? {
-    guard let mode = rotationMode else { return nil }
-    return _atan2(t.y, t.x) + (mode == .autoReverse ? Double.pi : 0)
   }
 
   public override func apply(to state: inout LayerState, atParentTime parentTime: Double) {

@@ -12,23 +12,12 @@ public final class SpringAnimation: BasicAnimation {
   /// The remaining displacement x(s), in units of the distance (1 at rest at the start, 0 at
   /// the target). A non-positive mass or stiffness answers 0: the spring is at the target.
   public func displacement(at s: Double) -> Double {
-    guard mass > 0, stiffness > 0, damping >= 0 else { return 0 }
-    let w0 = (stiffness / mass).squareRoot()
-    let zeta = damping / (2 * (stiffness * mass).squareRoot())
-    let v = initialVelocity
-    if zeta < 1 {
-      let wd = w0 * (1 - zeta * zeta).squareRoot()
-      let b = (zeta * w0 - v) / wd
-      return _exp(-zeta * w0 * s) * (_cos(wd * s) + b * _sin(wd * s))
-    }
-    if zeta == 1 {
-      return (1 + (w0 - v) * s) * _exp(-w0 * s)
-    }
-    let root = (zeta * zeta - 1).squareRoot()
-    let r1 = -w0 * (zeta - root)
-    let r2 = -w0 * (zeta + root)
-    let a = (-v - r2) / (r1 - r2)
-    return a * _exp(r1 * s) + (1 - a) * _exp(r2 * s)
+    coefficients.displacement(at: s)
+  }
+
+  /// The closed form's constants for these parameters (what a compiled record keeps).
+  package var coefficients: SpringCoefficients {
+    SpringCoefficients(mass: mass, stiffness: stiffness, damping: damping, initialVelocity: initialVelocity)
   }
 
   /// The time after which |x| stays below 0.001: from the decay envelope
@@ -78,5 +67,52 @@ public final class SpringAnimation: BasicAnimation {
     a.damping = damping
     a.initialVelocity = initialVelocity
     return a
+  }
+}
+
+/// The constants of a spring's closed form, computed once from mass, stiffness, damping and
+/// initial velocity; `displacement(at:)` is then one exp (and a sine and cosine when
+/// underdamped). The class and the compiled records share it, so both give identical bits.
+package struct SpringCoefficients: Sendable {
+  /// 0 at rest (invalid parameters), 1 underdamped, 2 critically damped, 3 overdamped.
+  var regime: UInt8
+  var c0 = 0.0, c1 = 0.0, c2 = 0.0, c3 = 0.0
+
+  package init(mass: Double, stiffness: Double, damping: Double, initialVelocity v: Double) {
+    guard mass > 0, stiffness > 0, damping >= 0 else {
+      regime = 0
+      return
+    }
+    let w0 = (stiffness / mass).squareRoot()
+    let zeta = damping / (2 * (stiffness * mass).squareRoot())
+    if zeta < 1 {
+      let wd = w0 * (1 - zeta * zeta).squareRoot()
+      regime = 1
+      c0 = -zeta * w0
+      c1 = wd
+      c2 = (zeta * w0 - v) / wd
+    } else if zeta == 1 {
+      regime = 2
+      c0 = w0 - v
+      c1 = -w0
+    } else {
+      let root = (zeta * zeta - 1).squareRoot()
+      let r1 = -w0 * (zeta - root)
+      let r2 = -w0 * (zeta + root)
+      regime = 3
+      c0 = (-v - r2) / (r1 - r2)
+      c1 = r1
+      c2 = 1 - c0
+      c3 = r2
+    }
+  }
+
+  @inlinable package func displacement(at s: Double) -> Double {
+    switch regime {
+    case 1: return _exp(c0 * s) * (_cos(c1 * s) + c2 * _sin(c1 * s))
+    case 2: return (1 + c0 * s) * _exp(c1 * s)
+    case 3: return c0 * _exp(c1 * s) + c2 * _exp(c3 * s)
+    default: return 0
+    }
   }
 }

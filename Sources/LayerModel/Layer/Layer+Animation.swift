@@ -2,21 +2,25 @@ extension Layer {
   /// CALayer `addAnimation:forKey:`: stores a copy; an animation already under `key` is
   /// replaced and the new one goes last (it applies after the others).
   public func add(_ animation: Animation, forKey key: String) {
-    removeAnimation(forKey: key)
+    _animations.removeAll { $0.key == key }
     _animations.append((key, animation.copy()))
+    _observers?.animationsDidChange(self)
   }
 
   /// Adds without copying, for generators that made `animation` for this layer alone.
   public func _addUncopied(_ animation: Animation, forKey key: String) {
     _animations.append((key, animation))
+    _observers?.animationsDidChange(self)
   }
 
   public func removeAnimation(forKey key: String) {
     _animations.removeAll { $0.key == key }
+    _observers?.animationsDidChange(self)
   }
 
   public func removeAllAnimations() {
     _animations.removeAll()
+    _observers?.animationsDidChange(self)
   }
 
   /// The keys in the order the animations apply.

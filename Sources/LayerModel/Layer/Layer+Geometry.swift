@@ -150,6 +150,21 @@ public struct LayerState: Sendable {
   public var isHidden: Bool
   public var opacity: Double
 
+  package init(
+    bounds: Rect, position: Point, anchorPoint: Point, anchorPointZ: Double, zPosition: Double, transform: Transform3D,
+    sublayerTransform: Transform3D, isHidden: Bool, opacity: Double
+  ) {
+    self.bounds = bounds
+    self.position = position
+    self.anchorPoint = anchorPoint
+    self.anchorPointZ = anchorPointZ
+    self.zPosition = zPosition
+    self.transform = transform
+    self.sublayerTransform = sublayerTransform
+    self.isHidden = isHidden
+    self.opacity = opacity
+  }
+
   public init(_ layer: Layer) {
     bounds = layer.bounds
     position = layer.position

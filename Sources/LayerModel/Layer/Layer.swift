@@ -3,20 +3,20 @@
 /// through it; hit-test strategies never read it directly but a `PresentationFrame` of it.
 public final class Layer {
   public var name: String?
-  public var bounds: Rect
-  public var position: Point
-  public var anchorPoint: Point
-  public var anchorPointZ: Double
-  public var zPosition: Double
-  public var transform: Transform3D
-  public var sublayerTransform: Transform3D
-  public var masksToBounds: Bool
-  public var isHidden: Bool
-  public var opacity: Double
+  public var bounds: Rect { didSet { _noteChange() } }
+  public var position: Point { didSet { _noteChange() } }
+  public var anchorPoint: Point { didSet { _noteChange() } }
+  public var anchorPointZ: Double { didSet { _noteChange() } }
+  public var zPosition: Double { didSet { _noteChange() } }
+  public var transform: Transform3D { didSet { _noteChange() } }
+  public var sublayerTransform: Transform3D { didSet { _noteChange() } }
+  public var masksToBounds: Bool { didSet { _noteChange() } }
+  public var isHidden: Bool { didSet { _noteChange() } }
+  public var opacity: Double { didSet { _noteChange() } }
   /// UIView's flag, consulted by the `uiview` semantics only.
-  public var isUserInteractionEnabled: Bool
+  public var isUserInteractionEnabled: Bool { didSet { _noteChange() } }
   /// The layer's place in the time hierarchy (CAMediaTiming); duration defaults to +infinity.
-  public var timing: MediaTiming
+  public var timing: MediaTiming { didSet { _noteChange() } }
 
   public private(set) var sublayers: [Layer] = []
   public private(set) weak var superlayer: Layer?
@@ -24,6 +24,8 @@ public final class Layer {
   public internal(set) var _animations: [(key: String, animation: Animation)] = []
   /// For a presentation layer, the model layer it was copied from; for a model layer, nil.
   public internal(set) var modelLayer: Layer?
+  /// The observers of the tree this layer is in (compiled scenes), or nil when none.
+  package internal(set) var _observers: LayerTreeObservers?
 
   public init(
     name: String? = nil, bounds: Rect = .zero, position: Point = .zero,
@@ -59,6 +61,13 @@ public final class Layer {
     precondition(index >= 0 && index <= sublayers.count, "sublayer index \(index) out of range")
     sublayers.insert(layer, at: index)
     layer.superlayer = self
+    _adopt(layer)
+  }
+
+  /// A subtree joined this tree: it shares the tree's observers, which hear of the change.
+  func _adopt(_ layer: Layer) {
+    if layer._observers !== _observers { layer._setObservers(_observers) }
+    _observers?.treeDidChange()
   }
 
   /// Detaches the layer from its superlayer; a root is left as it is.
@@ -66,6 +75,10 @@ public final class Layer {
     guard let parent = superlayer else { return }
     parent.sublayers.removeAll { $0 === self }
     superlayer = nil
+    if let o = parent._observers {
+      _setObservers(nil)
+      o.treeDidChange()
+    }
   }
 
   /// True when `self` is `other` or one of its ancestors.
@@ -117,6 +130,7 @@ public final class Layer {
   public func _appendSublayerUnchecked(_ layer: Layer) {
     sublayers.append(layer)
     layer.superlayer = self
+    if _observers != nil || layer._observers != nil { _adopt(layer) }
   }
 
   deinit {

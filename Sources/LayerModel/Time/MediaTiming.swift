@@ -64,7 +64,7 @@ public struct MediaTiming: Hashable, Sendable {
   }
 
   /// One iteration's length, with the animation default applied when `isAnimation`.
-  func _iterationDuration(isAnimation: Bool) -> Double {
+  package func _iterationDuration(isAnimation: Bool) -> Double {
     isAnimation && duration == 0 ? Self.defaultAnimationDuration : duration
   }
 
@@ -103,8 +103,18 @@ public struct MediaTiming: Hashable, Sendable {
   /// wraps around at the end of each iteration; it does not move the period. See
   /// docs/timing.md for each edge.
   public func activeTime(atParentTime parent: Double, removedOnCompletion: Bool) -> ActiveTime? {
-    let d = _iterationDuration(isAnimation: true)
-    let total = activeDuration()
+    activeTime(
+      atParentTime: parent, removedOnCompletion: removedOnCompletion,
+      iterationDuration: _iterationDuration(isAnimation: true),
+      activeDuration: activeDuration())
+  }
+
+  /// The same, with the iteration and active durations already computed (compiled records keep
+  /// them).
+  @inline(__always)
+  package func activeTime(
+    atParentTime parent: Double, removedOnCompletion: Bool, iterationDuration d: Double, activeDuration total: Double
+  ) -> ActiveTime? {
     switch _phase(atParentTime: parent, activeDuration: total) {
     case .undefined: return nil
     case .before(let t):
@@ -135,7 +145,7 @@ public struct MediaTiming: Hashable, Sendable {
 
   /// The iteration rule at time t (offset included): iteration k = floor(t / d), progress
   /// mirrored on odd iterations when autoreversing. An exact boundary starts the next iteration.
-  func _position(at t: Double, duration d: Double) -> ActiveTime {
+  package func _position(at t: Double, duration d: Double) -> ActiveTime {
     guard d.isFinite, d > 0, t.isFinite else { return ActiveTime(progress: 0, cycle: 0, seconds: t.isFinite ? t : 0) }
     let k = (t / d).rounded(.down)
     var f = (t - k * d) / d
@@ -147,7 +157,7 @@ public struct MediaTiming: Hashable, Sendable {
 
   /// The held state at time t = timeOffset + D (after the active period): an exact iteration
   /// boundary belongs to the iteration that ends there (progress 1, or 0 after a reversed half).
-  func _endOfIteration(at t: Double, duration d: Double) -> ActiveTime {
+  package func _endOfIteration(at t: Double, duration d: Double) -> ActiveTime {
     guard d.isFinite, d > 0, t.isFinite else { return ActiveTime(progress: 1, cycle: 0, seconds: d.isFinite ? d : 0) }
     let k = (t / d).rounded(.up) - 1
     var f = Swift.min(Swift.max((t - k * d) / d, 0), 1)

@@ -20,6 +20,10 @@ public enum SceneKind: String, CaseIterable, Sendable {
   case clipped
   /// A 3D carousel: perspective on the container, items rotating about y.
   case carousel
+  /// Screens of a real interface in motion, with the mix of animations such interfaces run:
+  /// eased and custom timing functions, springs, rotation and scale, 3D flips in perspective,
+  /// opacity fades, width changes, zPosition reorders, layer speed and offsets.
+  case ui
 
   /// One line on what it stands for.
   public var summary: String {
@@ -31,6 +35,7 @@ public enum SceneKind: String, CaseIterable, Sendable {
     case .wide: "one parent with N children"
     case .clipped: "nested masking containers with overflowing content"
     case .carousel: "3D carousel: perspective, items rotating about y"
+    case .ui: "interface screens with a real animation mix: eased fades, springs, flips, spinners, reorders"
     }
   }
 }
@@ -64,6 +69,7 @@ public struct SceneGenerator {
     case .wide: g.wide()
     case .clipped: g.clipped()
     case .carousel: g.carousel()
+    case .ui: g.ui()
     }
     // Generators add small groups (a cell and its labels); trim trailing leaves to exactly N.
     var extra = g.count - layers

@@ -23,10 +23,10 @@ public struct MissFilter {
     var rows: [Int32] = []
     var big: [Int32] = []
     for r in 1..<Swift.max(frame.count, 1) where frame.flags[r].contains(.hittable) {
-      let a = frame.worldMinX[r]
-      let b = frame.worldMinY[r]
-      let c = frame.worldMaxX[r]
-      let d = frame.worldMaxY[r]
+      let a = frame.worldBox[r].minX
+      let b = frame.worldBox[r].minY
+      let c = frame.worldBox[r].maxX
+      let d = frame.worldBox[r].maxY
       guard a <= c && b <= d else { continue }
       if !(a.isFinite && b.isFinite && c.isFinite && d.isFinite) {
         big.append(Int32(r))
@@ -50,10 +50,10 @@ public struct MissFilter {
     }
     for r in rows {
       let i = Int(r)
-      let cx0 = cell(frame.worldMinX[i], originX, cellW)
-      let cx1 = cell(frame.worldMaxX[i], originX, cellW)
-      let cy0 = cell(frame.worldMinY[i], originY, cellH)
-      let cy1 = cell(frame.worldMaxY[i], originY, cellH)
+      let cx0 = cell(frame.worldBox[i].minX, originX, cellW)
+      let cx1 = cell(frame.worldBox[i].maxX, originX, cellW)
+      let cy0 = cell(frame.worldBox[i].minY, originY, cellH)
+      let cy1 = cell(frame.worldBox[i].maxY, originY, cellH)
       if (cx1 - cx0 + 1) * (cy1 - cy0 + 1) > 64 {
         big.append(r)
         continue
@@ -67,8 +67,8 @@ public struct MissFilter {
   public func hitsOnlyRoot(_ p: Point) -> Bool {
     func holds(_ r: Int32) -> Bool {
       let i = Int(r)
-      return p.x >= frame.worldMinX[i] && p.x <= frame.worldMaxX[i] && p.y >= frame.worldMinY[i]
-        && p.y <= frame.worldMaxY[i]
+      return p.x >= frame.worldBox[i].minX && p.x <= frame.worldBox[i].maxX && p.y >= frame.worldBox[i].minY
+        && p.y <= frame.worldBox[i].maxY
     }
     for r in everywhere where holds(r) { return false }
     let n = Self.side

@@ -1,0 +1,314 @@
+import LayerModel
+
+/// Builds the `PresentationFrame` of one model tree at any clock time, from its `CompiledScene`.
+///
+/// A build has three passes (docs/architecture.md):
+/// 1. **timing and animations** (model order): for each layer whose presentation can have
+///    changed (an animated layer, one whose properties were set, their sublayers when a
+///    sublayerTransform carries over), its local time, animations, level map and inverse, local
+///    bounds, flags and order key, compared with the previous build's;
+/// 2. **ordering**: siblings re-sorted only where an order key changed;
+/// 3. **composition and boxes** (row order): the rows of every changed layer's subtree: world
+///    maps (2x3 affine, 3x3 only below a projective level), flags, guard rows, world boxes.
+///
+/// A layer whose own values and ancestors' values did not change keeps its rows, so the cost
+/// follows the animated layers and their subtrees. Each strategy asks only for the columns it
+/// needs (`FrameColumns`). With `threads > 1`, large trees are split at top-level subtrees
+/// across a pool of worker threads, giving the same frame bit for bit. No allocation per frame
+/// once the scene's size is reached (tested).
+public final class PresentationFrameBuilder {
+  public let scene: CompiledScene
+  public let semantics: HitTestSemantics
+  /// The frame this builder fills; the same object on every build.
+  public let frame: PresentationFrame
+  /// Worker threads for large trees (1: the calling thread only).
+  public var threads: Int {
+    didSet { _workers = threads > 1 ? BuildWorkers(count: threads - 1) : nil }
+  }
+
+  public var root: Layer { scene.root }
+  /// The model layers in preorder: `layers[id.rawValue]` is the layer with that `LayerID`.
+  public var layers: [Layer] { scene.layers }
+
+  /// What the last build did, for reports.
+  public struct Stats: Sendable {
+    /// Pass 1 (timing and animations), pass 2 (ordering) and pass 3 (composition and boxes),
+    /// in nanoseconds on the monotonic clock.
+    public var timingNs: UInt64 = 0
+    public var orderNs: UInt64 = 0
+    public var composeNs: UInt64 = 0
+    /// Layers evaluated in pass 1, and rows recomputed in pass 3.
+    public var layersEvaluated = 0
+    public var rowsRecomputed = 0
+    /// Whether the whole frame was rebuilt (first build, topology or order change, columns).
+    public var full = false
+  }
+  public private(set) var stats = Stats()
+
+  // Pass 1 results, per model layer (kept between builds).
+  var levelMap = ColumnBuffer<AffineMap>()
+  var levelInverse = ColumnBuffer<AffineMap>()
+  var levelHomography = ColumnBuffer<Homography>()  // projective levels only
+  var levelHomographyInverse = ColumnBuffer<Homography>()
+  var localBounds = ColumnBuffer<Box>()
+  var localFlags = ColumnBuffer<UInt8>()
+  var orderKey = ColumnBuffer<Double>()
+  /// The presentation state of layers whose sublayerTransform reaches their sublayers' maps.
+  var contextState = ColumnBuffer<LayerState>()
+  var hasContext = ColumnBuffer<Bool>()
+  /// Local times of the layers with their own timing (the rest inherit).
+  var nodeTime = ColumnBuffer<Double>()
+  /// Layers evaluated every animated build: the animated ones and the sublayers of animated
+  /// layers that carry a sublayerTransform context; in preorder.
+  var alwaysEvaluated: [Int32] = []
+
+  // Row order.
+  var rowOf = ColumnBuffer<Int32>()
+  var sortedChildren = ColumnBuffer<Int32>()
+  var stack = ColumnBuffer<Int32>()
+  /// The nearest clipping row at or above each row (-1: none).
+  var clipRow = ColumnBuffer<Int32>()
+  /// Layers whose order key changed in pass 1 (one byte each, so threads never share a word).
+  var keyChanged = ColumnBuffer<UInt8>()
+  /// Parents whose sublayers need sorting again, by model id.
+  var resort = ColumnBuffer<Bool>()
+  var resortList = ColumnBuffer<Int32>()
+  var resortCount = 0
+  /// Rows whose subtree pass 3 must recompute (one byte each, as above).
+  var rowChanged = ColumnBuffer<UInt8>()
+  /// Where pass 1 and pass 3 split between threads: the first layer (model order) and row
+  /// (row order) of the top-level subtree nearest the middle.
+  var modelSplit = 0
+  var rowSplit = 0
+
+  /// The semantics' rules as plain values (the struct holds a String: reading it per layer
+  /// would retain and release it).
+  let _ordersByZPosition: Bool
+  let _clipsEveryLayer: Bool
+  let _respectsInteraction: Bool
+  let _hasAlphaThreshold: Bool
+  let _alphaThreshold: Double
+  let _alphaInclusive: Bool
+
+  var _layerCount = 0
+  var _built = false
+  var _lastAnimated = true
+  var _lastColumns: FrameColumns = []
+  var _topologyVersion = -1
+  var _workers: BuildWorkers?
+
+  static let localAdmitted: UInt8 = 1
+  static let localHidden: UInt8 = 2
+  static let localInvertible: UInt8 = 4
+  static let localProjective: UInt8 = 8
+  static let localClips: UInt8 = 16
+
+  public convenience init(root: Layer, semantics: HitTestSemantics = .calayer, threads: Int = 1) {
+    self.init(scene: CompiledScene(root: root), semantics: semantics, threads: threads)
+  }
+
+  public init(scene: CompiledScene, semantics: HitTestSemantics = .calayer, threads: Int = 1) {
+    self.scene = scene
+    self.semantics = semantics
+    self.frame = PresentationFrame(semantics: semantics)
+    self.threads = threads
+    _ordersByZPosition = semantics.ordersByZPosition
+    _clipsEveryLayer = semantics.requiresPointInsideBeforeDescending
+    _respectsInteraction = semantics.respectsUserInteraction
+    _hasAlphaThreshold = semantics.alphaThreshold != nil
+    _alphaThreshold = semantics.alphaThreshold ?? 0
+    _alphaInclusive = semantics.alphaThresholdIsInclusive
+    _workers = threads > 1 ? BuildWorkers(count: threads - 1) : nil
+  }
+
+  deinit {
+    levelMap.free()
+    levelInverse.free()
+    levelHomography.free()
+    levelHomographyInverse.free()
+    localBounds.free()
+    localFlags.free()
+    orderKey.free()
+    contextState.free()
+    hasContext.free()
+    nodeTime.free()
+    rowOf.free()
+    sortedChildren.free()
+    stack.free()
+    clipRow.free()
+    keyChanged.free()
+    resort.free()
+    resortList.free()
+    rowChanged.free()
+  }
+
+  /// Kept for callers that changed the tree: the scene notices changes by itself, so this only
+  /// makes the next build a full one.
+  public func reloadTopology() {
+    scene.synchronize()
+    _built = false
+  }
+
+  /// Model layer m's presentation state at the last build (its model values with every active
+  /// animation applied): what the frame's rows were computed from.
+  public func presentationState(ofLayer m: Int) -> LayerState {
+    _lastAnimated ? scene.presentationState(m, localTime: scene.localTime(m, clock: frame.time)) : scene.modelState(m)
+  }
+
+  /// The model layer of an id.
+  public func layer(_ id: LayerID) -> Layer { scene.layers[Int(id.rawValue)] }
+
+  /// Fills `frame` with the presentation tree at clock time `time` (or, with `animated: false`,
+  /// the model tree: what hit-testing the model during an animation sees), computing `columns`.
+  @discardableResult
+  public func build(at time: Double, animated: Bool = true, columns: FrameColumns = .all) -> PresentationFrame {
+    let changes = scene.synchronize()
+    var full = !_built || changes.topology || scene.topologyVersion != _topologyVersion
+    if full { _reload() }
+    let columns = columns.union(.structure)
+    if animated != _lastAnimated || !_lastColumns.isSuperset(of: columns) { full = true }
+    let f = frame
+    f.time = time
+    f.count = _layerCount
+    f.generation &+= 1
+    f.columns = columns
+    stats = Stats()
+    stats.full = full
+
+    let t0 = _now()
+    _timeNodes(time, animated: animated)
+    let evaluateAll = full || changes.layers.contains { _isContextBearing(Int($0)) }
+    var keys = 0
+    if evaluateAll {
+      keys = _pass1All(animated: animated)
+      stats.layersEvaluated = _layerCount
+    } else {
+      for m in changes.layers where _evaluate(Int(m), animated: animated) { keys += 1 }
+      var evaluated = changes.layers.count
+      if animated || _lastAnimated {
+        keys += _pass1List(animated: animated)
+        evaluated += alwaysEvaluated.count
+      }
+      stats.layersEvaluated = evaluated
+    }
+    if keys > 0 { _collectResorts() }
+    let t1 = _now()
+    let reordered = _order(full: full)
+    let t2 = _now()
+    if full || reordered {
+      stats.rowsRecomputed = _composeAll(columns)
+    } else {
+      stats.rowsRecomputed = _composeChanged(columns)
+    }
+    let t3 = _now()
+    stats.timingNs = t1 &- t0
+    stats.orderNs = t2 &- t1
+    stats.composeNs = t3 &- t2
+    _built = true
+    _lastAnimated = animated
+    _lastColumns = columns
+    f._checkInvariants()
+    return f
+  }
+
+  /// Sizes every column for the scene and forgets the previous build.
+  func _reload() {
+    let n = scene.count
+    _layerCount = n
+    _topologyVersion = scene.topologyVersion
+    levelMap.reserve(n, filling: .identity)
+    levelInverse.reserve(n, filling: .identity)
+    levelHomography.reserve(n, filling: .identity)
+    levelHomographyInverse.reserve(n, filling: .identity)
+    localBounds.reserve(n, filling: .nothing)
+    localFlags.reserve(n, filling: 0)
+    orderKey.reserve(n, filling: 0)
+    contextState.reserve(n, filling: scene.modelState(0))
+    hasContext.reserve(n, filling: false)
+    nodeTime.reserve(n, filling: 0)
+    rowOf.reserve(n, filling: 0)
+    sortedChildren.reserve(Swift.max(scene.childList.count, 1), filling: 0)
+    for (k, c) in scene.childList.enumerated() { sortedChildren[k] = c }
+    stack.reserve(n + 1, filling: 0)
+    clipRow.reserve(n, filling: -1)
+    keyChanged.reserve(n, filling: 0)
+    resort.reserve(n, filling: false)
+    resortList.reserve(n, filling: 0)
+    resortCount = 0
+    rowChanged.reserve(n + 8, filling: 0)
+    modelSplit = _split(
+      lengths: scene.childList[Int(scene.childStart[0])..<Int(scene.childStart[1])].map {
+        Int(scene.subtreeSize[Int($0)])
+      })
+    frame._reserve(n)
+    frame.orderGeneration &+= 1
+    alwaysEvaluated = (0..<n).compactMap { m in
+      scene.bits[m].contains(.animated)
+        || (m > 0 && _isContextBearing(Int(scene.parent[m]))
+          && scene.bits[Int(scene.parent[m])].contains(.animated))
+        ? Int32(m) : nil
+    }
+    _built = false
+  }
+
+  /// Splits a run of top-level subtrees (their sizes, in order) near its middle: answers the
+  /// offset (counted from the first subtree, plus one for the root) where the second half
+  /// starts.
+  func _split(lengths: [Int]) -> Int {
+    let total = lengths.reduce(0, +)
+    var acc = 0
+    for l in lengths {
+      if 2 * (acc + l) > total { return 1 + (2 * acc + l > total ? acc : acc + l) }
+      acc += l
+    }
+    return 1 + acc
+  }
+
+  /// Marks the parents of the layers whose order key changed for sorting (single-threaded,
+  /// after pass 1).
+  func _collectResorts() {
+    for m in 0..<_layerCount where keyChanged[m] != 0 {
+      keyChanged[m] = 0
+      let p = Int(scene.parent[m])
+      if p >= 0 && !resort[p] {
+        resort[p] = true
+        resortList[resortCount] = Int32(p)
+        resortCount += 1
+      }
+    }
+  }
+
+  /// Whether layer m's presentation reaches its sublayers' level maps: it has a
+  /// sublayerTransform, or an animation that can give it one.
+  @inline(__always) func _isContextBearing(_ m: Int) -> Bool {
+    let b = scene.bits[m]
+    return b.contains(.hasSublayerTransform) || b.contains(.generalAnimations)
+  }
+
+  /// Local times of the layers with their own timing, parents first.
+  func _timeNodes(_ time: Double, animated: Bool) {
+    guard animated else { return }
+    let tp = scene.timingParent
+    for m in 0..<_layerCount where tp[m] == Int32(m) {
+      let above = m == 0 ? -1 : Int(tp[Int(scene.parent[m])])
+      let parentTime = above < 0 ? time : nodeTime[above]
+      nodeTime[m] = scene.timings[Int(scene.timingSlot[m])].layerLocalTime(fromParent: parentTime)
+    }
+  }
+
+  @inline(__always) func _localTime(_ m: Int) -> Double {
+    let node = Int(scene.timingParent[m])
+    return node < 0 ? frame.time : nodeTime[node]
+  }
+}
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Nanoseconds on the monotonic clock.
+@inline(__always) func _now() -> UInt64 {
+  var ts = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &ts)
+  return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+}

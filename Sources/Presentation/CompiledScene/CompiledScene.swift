@@ -1,0 +1,303 @@
+import LayerModel
+
+/// The model tree compiled into columns: topology, every layer's animatable properties and
+/// flags, and every animation as plain records (`FrozenAnimationProgram`), indexed by the layer's
+/// position in the model preorder (its `LayerID`). What the frame builder and the time-aware
+/// strategies read instead of the layer objects.
+///
+/// It observes its tree: a property set on a layer marks that layer, an animation added or
+/// removed marks the layer's animations, a layer added, removed or moved marks the topology.
+/// `synchronize()` then re-reads only what was marked (a topology change recompiles
+/// everything) and reports which layers changed. Memory: about 130 bytes per layer plus the
+/// animations.
+public final class CompiledScene: LayerTreeObserver {
+  public let root: Layer
+  /// The model layers in preorder: `layers[m]` has `LayerID(m)`.
+  public private(set) var layers: [Layer] = []
+  public var count: Int { layers.count }
+
+  /// Bit flags of a layer's model properties.
+  package struct Bits: OptionSet, Sendable {
+    package let rawValue: UInt16
+    package init(rawValue: UInt16) { self.rawValue = rawValue }
+    package static let masks = Bits(rawValue: 1)
+    package static let hidden = Bits(rawValue: 2)
+    package static let interactive = Bits(rawValue: 4)
+    /// A transform other than the identity.
+    package static let hasTransform = Bits(rawValue: 8)
+    /// The transform is 2D affine (so the level map is, when the parent has no
+    /// sublayerTransform).
+    package static let affineTransform = Bits(rawValue: 16)
+    package static let hasSublayerTransform = Bits(rawValue: 32)
+    /// A media timing other than the default (so its local time differs from its parent's).
+    package static let hasTiming = Bits(rawValue: 64)
+    /// At least one animation.
+    package static let animated = Bits(rawValue: 128)
+    /// Every animation is on the lean lane.
+    package static let leanAnimations = Bits(rawValue: 256)
+    /// Some animation can change the transform or the sublayerTransform (or hidden).
+    package static let generalAnimations = Bits(rawValue: 512)
+  }
+
+  // Topology (model preorder). `parent` is also kept in an owned buffer for the build's hot
+  // loops (`parentColumn`), like the properties below.
+  package private(set) var parent: [Int32] = []
+  package private(set) var subtreeSize: [Int32] = []
+  /// Layer m's sublayers are `childList[childStart[m] ..< childStart[m + 1]]`, in array order.
+  package private(set) var childStart: [Int32] = []
+  package private(set) var childList: [Int32] = []
+  private var index: [ObjectIdentifier: Int32] = [:]
+
+  // Model properties, in owned buffers (read without reference counting by the build).
+  package private(set) var lean = ColumnBuffer<LeanValues>()
+  package private(set) var bits = ColumnBuffer<Bits>()
+  package private(set) var parentColumn = ColumnBuffer<Int32>()
+  /// The 2D affine part of each layer's transform (identity when none), for the closed-form
+  /// level map of layers whose transform is affine.
+  package private(set) var affineTransform = ColumnBuffer<AffineMap>()
+  /// Slots into `transforms` (-1: the identity).
+  package private(set) var transformSlot: [Int32] = []
+  package private(set) var sublayerTransformSlot: [Int32] = []
+  package private(set) var transforms: [Transform3D] = []
+  /// Slots into `timings` (-1: the default timing).
+  package private(set) var timingSlot: [Int32] = []
+  package private(set) var timings: [MediaTiming] = []
+  /// The nearest layer at or above m with its own timing (-1: none, local time is the clock).
+  package private(set) var timingParent = ColumnBuffer<Int32>()
+
+  // Animations.
+  private var program = AnimationProgram()
+  package private(set) var animations: FrozenAnimationProgram
+  /// Layer m's records are `animations.records[animationStart[m] ..< animationEnd[m]]`.
+  package private(set) var animationStart = ColumnBuffer<Int32>()
+  package private(set) var animationEnd = ColumnBuffer<Int32>()
+  /// The layers with at least one animation, in preorder.
+  package private(set) var animatedLayers: [Int32] = []
+
+  // Changes since the last `synchronize()`.
+  private var pendingLayers: [Layer] = []
+  private var pendingAnimations: [Layer] = []
+  private var topologyChanged = true
+  /// Bumps whenever the topology is recompiled (layer ids change meaning).
+  package private(set) var topologyVersion = 0
+
+  deinit {
+    lean.free()
+    bits.free()
+    parentColumn.free()
+    affineTransform.free()
+    timingParent.free()
+    animationStart.free()
+    animationEnd.free()
+  }
+
+  public init(root: Layer) {
+    self.root = root
+    animations = FrozenAnimationProgram(AnimationProgram())
+    root._addObserver(self)
+    synchronize()
+  }
+
+  // MARK: LayerTreeObserver
+
+  package func layerDidChange(_ layer: Layer) { pendingLayers.append(layer) }
+  package func layerAnimationsDidChange(_ layer: Layer) { pendingAnimations.append(layer) }
+  package func layerTreeDidChange() { topologyChanged = true }
+
+  /// What `synchronize()` found.
+  package struct Changes {
+    /// The topology was recompiled: every layer is new.
+    package var topology = false
+    /// Layers whose properties or animations changed (preorder ids, unsorted, maybe repeated).
+    package var layers: [Int32] = []
+  }
+
+  /// Brings the columns up to date with the layer tree: a topology change recompiles
+  /// everything (O(layers + animations), allocates); otherwise only the marked layers are
+  /// re-read. Cheap when nothing changed.
+  @discardableResult
+  package func synchronize() -> Changes {
+    var changes = Changes()
+    if topologyChanged {
+      _compileAll()
+      changes.topology = true
+      return changes
+    }
+    if pendingLayers.isEmpty && pendingAnimations.isEmpty { return changes }
+    for l in pendingLayers {
+      guard let m = index[ObjectIdentifier(l)] else { continue }
+      _readProperties(Int(m))
+      changes.layers.append(m)
+    }
+    var recompiled = false
+    for l in pendingAnimations {
+      guard let m = index[ObjectIdentifier(l)] else { continue }
+      _compileAnimations(Int(m))
+      changes.layers.append(m)
+      recompiled = true
+    }
+    pendingLayers.removeAll(keepingCapacity: true)
+    pendingAnimations.removeAll(keepingCapacity: true)
+    if recompiled {
+      animations = FrozenAnimationProgram(program)
+      animatedLayers = (0..<layers.count).compactMap { bits[$0].contains(.animated) ? Int32($0) : nil }
+    }
+    // A timing change moves every descendant's local time: recompute the timing links.
+    _linkTimings()
+    return changes
+  }
+
+  private func _compileAll() {
+    layers = root.subtreeInPreorder
+    let n = layers.count
+    index = [:]
+    index.reserveCapacity(n)
+    for (i, l) in layers.enumerated() { index[ObjectIdentifier(l)] = Int32(i) }
+    parent = layers.map { l in l.superlayer.flatMap { index[ObjectIdentifier($0)] } ?? -1 }
+    parent[0] = -1
+    childStart = [Int32](repeating: 0, count: n + 1)
+    childList = []
+    childList.reserveCapacity(n)
+    for (i, l) in layers.enumerated() {
+      childStart[i] = Int32(childList.count)
+      for c in l.sublayers { childList.append(index[ObjectIdentifier(c)]!) }
+    }
+    childStart[n] = Int32(childList.count)
+    subtreeSize = [Int32](repeating: 1, count: n)
+    for m in stride(from: n - 1, through: 1, by: -1) { subtreeSize[Int(parent[m])] += subtreeSize[m] }
+    lean.reserve(
+      n,
+      filling: LeanValues(position: .zero, bounds: .zero, anchorPoint: .zero, anchorPointZ: 0, zPosition: 0, opacity: 1)
+    )
+    bits.reserve(n, filling: [])
+    parentColumn.reserve(n, filling: -1)
+    for m in 0..<n { parentColumn[m] = parent[m] }
+    affineTransform.reserve(n, filling: .identity)
+    transformSlot = [Int32](repeating: -1, count: n)
+    sublayerTransformSlot = [Int32](repeating: -1, count: n)
+    transforms = []
+    timingSlot = [Int32](repeating: -1, count: n)
+    timings = []
+    for m in 0..<n { _readProperties(m) }
+    program.removeAll()
+    animationStart.reserve(n, filling: 0)
+    animationEnd.reserve(n, filling: 0)
+    for m in 0..<n { _compileAnimations(m) }
+    animations = FrozenAnimationProgram(program)
+    animatedLayers = (0..<n).compactMap { bits[$0].contains(.animated) ? Int32($0) : nil }
+    _linkTimings()
+    pendingLayers.removeAll()
+    pendingAnimations.removeAll()
+    topologyChanged = false
+    topologyVersion &+= 1
+  }
+
+  /// Re-reads layer m's model properties into the columns.
+  private func _readProperties(_ m: Int) {
+    let l = layers[m]
+    lean[m] = LeanValues(
+      position: l.position, bounds: l.bounds, anchorPoint: l.anchorPoint, anchorPointZ: l.anchorPointZ,
+      zPosition: l.zPosition, opacity: l.opacity)
+    var b = bits[m].intersection([.animated, .leanAnimations, .generalAnimations])
+    if l.masksToBounds { b.insert(.masks) }
+    if l.isHidden { b.insert(.hidden) }
+    if l.isUserInteractionEnabled { b.insert(.interactive) }
+    if !l.transform.isIdentity {
+      b.insert(.hasTransform)
+      transformSlot[m] = _store(l.transform, in: transformSlot[m])
+    } else {
+      transformSlot[m] = -1
+    }
+    let t = l.transform
+    affineTransform[m] = AffineMap(a: t.m11, b: t.m12, c: t.m21, d: t.m22, tx: t.m41, ty: t.m42)
+    if l.transform.isAffine { b.insert(.affineTransform) }
+    if !l.sublayerTransform.isIdentity {
+      b.insert(.hasSublayerTransform)
+      sublayerTransformSlot[m] = _store(l.sublayerTransform, in: sublayerTransformSlot[m])
+    } else {
+      sublayerTransformSlot[m] = -1
+    }
+    if l.timing != MediaTiming(duration: .infinity) {
+      b.insert(.hasTiming)
+      if timingSlot[m] >= 0 {
+        timings[Int(timingSlot[m])] = l.timing
+      } else {
+        timings.append(l.timing)
+        timingSlot[m] = Int32(timings.count - 1)
+      }
+    } else {
+      timingSlot[m] = -1
+    }
+    bits[m] = b
+  }
+
+  private func _store(_ t: Transform3D, in slot: Int32) -> Int32 {
+    if slot >= 0 {
+      transforms[Int(slot)] = t
+      return slot
+    }
+    transforms.append(t)
+    return Int32(transforms.count - 1)
+  }
+
+  /// (Re)compiles layer m's animations, appending records (a recompile leaves the old ones
+  /// unused until the next full compile).
+  private func _compileAnimations(_ m: Int) {
+    let list = layers[m]._animations.map(\.animation)
+    for a in list { a._prepareForEvaluation() }
+    let (range, isLean) = program.append(list)
+    animationStart[m] = range.lowerBound
+    animationEnd[m] = range.upperBound
+    bits[m].subtract([.animated, .leanAnimations, .generalAnimations])
+    if !range.isEmpty {
+      bits[m].insert(.animated)
+      bits[m].insert(isLean ? .leanAnimations : .generalAnimations)
+    }
+  }
+
+  private func _linkTimings() {
+    let n = layers.count
+    if timingParent.capacity < n { timingParent.reserve(n, filling: -1) }
+    for m in 0..<n {
+      if bits[m].contains(.hasTiming) {
+        timingParent[m] = Int32(m)
+      } else {
+        timingParent[m] = m == 0 ? -1 : timingParent[Int(parent[m])]
+      }
+    }
+  }
+
+  // MARK: Evaluation
+
+  /// Layer m's local time when the clock reads `clock`: the layer timings from the root down
+  /// (only the layers with their own timing matter). O(timing depth).
+  package func localTime(_ m: Int, clock: Double) -> Double {
+    let node = Int(timingParent[m])
+    guard node >= 0 else { return clock }
+    let above = node == 0 ? -1 : Int(timingParent[Int(parent[node])])
+    let parentTime = above < 0 ? clock : localTime(above, clock: clock)
+    return timings[Int(timingSlot[node])].layerLocalTime(fromParent: parentTime)
+  }
+
+  /// Layer m's presentation state at its local time `t`: its model properties with its
+  /// animations applied (the class path's `presentationState(atLocalTime:)`, from the columns).
+  public func presentationState(_ m: Int, localTime t: Double) -> LayerState {
+    var s = modelState(m)
+    if bits[m].contains(.animated) {
+      animations.applyGeneral(animationStart[m]..<animationEnd[m], to: &s, atParentTime: t)
+    }
+    return s
+  }
+
+  /// Layer m's model properties as a state (no animation).
+  public func modelState(_ m: Int) -> LayerState {
+    let v = lean[m]
+    let t = transformSlot[m]
+    let st = sublayerTransformSlot[m]
+    return LayerState(
+      bounds: v.bounds, position: v.position, anchorPoint: v.anchorPoint, anchorPointZ: v.anchorPointZ,
+      zPosition: v.zPosition, transform: t >= 0 ? transforms[Int(t)] : .identity,
+      sublayerTransform: st >= 0 ? transforms[Int(st)] : .identity, isHidden: bits[m].contains(.hidden),
+      opacity: v.opacity)
+  }
+}

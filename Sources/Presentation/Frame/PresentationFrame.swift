@@ -1,0 +1,326 @@
+import LayerModel
+
+/// A layer's identity across frames: its index in the model tree's preorder (sublayers in
+/// array order). Stable while the topology is unchanged, whatever the animations do.
+public struct LayerID: Hashable, Sendable, Comparable, CustomStringConvertible {
+  public var rawValue: Int32
+
+  @inlinable public init(_ rawValue: Int32) { self.rawValue = rawValue }
+
+  public static func < (a: LayerID, b: LayerID) -> Bool { a.rawValue < b.rawValue }
+  public var description: String { "#\(rawValue)" }
+}
+
+/// An axis-aligned box by its extremes (empty when min > max). 32 bytes.
+public struct Box: Sendable, Hashable {
+  public var minX: Double, minY: Double, maxX: Double, maxY: Double
+
+  @inlinable public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
+    self.minX = minX
+    self.minY = minY
+    self.maxX = maxX
+    self.maxY = maxY
+  }
+
+  public static let everything = Box(minX: -.infinity, minY: -.infinity, maxX: .infinity, maxY: .infinity)
+  public static let nothing = Box(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+
+  @inlinable public var isEmpty: Bool { !(minX <= maxX && minY <= maxY) }
+
+  /// Whether `p` lies inside, edges included (for world boxes, which are conservative).
+  @inlinable public func holds(_ p: Point) -> Bool { p.x >= minX && p.x <= maxX && p.y >= minY && p.y <= maxY }
+
+  @inlinable public func intersection(_ o: Box) -> Box {
+    Box(
+      minX: Swift.max(minX, o.minX), minY: Swift.max(minY, o.minY), maxX: Swift.min(maxX, o.maxX),
+      maxY: Swift.min(maxY, o.maxY))
+  }
+}
+
+/// The whole presentation tree at one time, flat: one row per layer in hit-test priority order
+/// (preorder with siblings sorted by the semantics' order key, then array index), so a larger row
+/// wins. Struct-of-arrays columns behind buffers that the builder overwrites in place: rebuilding
+/// at a new time allocates nothing, and a strategy may keep the frame (one reference) without
+/// triggering copy-on-write. The columns are read-only outside this module.
+///
+/// Maps: a row whose map is 2D affine (almost all) keeps it as an `AffineMap` (48 bytes, no
+/// divide to apply); a projective row (a perspective or 3D transform on the path) keeps 3x3
+/// homographies in side tables, valid only for such rows. About 260 bytes per row.
+/// See docs/architecture.md.
+public final class PresentationFrame {
+  /// Row flags.
+  public struct Flags: OptionSet, Sendable {
+    public let rawValue: UInt16
+    @inlinable public init(rawValue: UInt16) { self.rawValue = rawValue }
+    /// The layer and every ancestor are admitted by the semantics and every map on the path is
+    /// invertible: the subtree can be hit at all.
+    public static let reachable = Flags(rawValue: 1)
+    /// Reachable, and the layer's own bounds are not empty: it can itself be the answer.
+    public static let hittable = Flags(rawValue: 2)
+    /// The point must be inside this layer's bounds for any descendant to be hit
+    /// (`masksToBounds`, or every layer under the UIView semantics).
+    public static let clips = Flags(rawValue: 4)
+    /// The layer's own map into its parent has a projective part (w is not 1 everywhere).
+    public static let projective = Flags(rawValue: 8)
+    /// Hidden in the presentation tree.
+    public static let hidden = Flags(rawValue: 16)
+    /// UIView semantics only: skipped for user interaction or alpha.
+    public static let notInteractive = Flags(rawValue: 32)
+    /// The layer's own map into its parent is not invertible (singular or not finite).
+    public static let singular = Flags(rawValue: 64)
+    /// The layer's composite 2D map to the world distorts beyond `GeometryLimits.distortion`:
+    /// degenerate like a singular map (not reachable, nor is its subtree; docs/semantics.md).
+    public static let degenerate = Flags(rawValue: 128)
+    /// The map between the layer and the world is projective: it lives in the side tables.
+    public static let worldProjective = Flags(rawValue: 256)
+  }
+
+  /// The semantics the rows were ordered and flagged for.
+  public internal(set) var semantics: HitTestSemantics
+  /// The clock time this frame shows.
+  public internal(set) var time: Double = 0
+  /// Number of rows (layers).
+  public internal(set) var count: Int = 0
+  /// Bumps whenever the row order or the topology changes, so an index can tell a refit from a
+  /// rebuild.
+  public internal(set) var orderGeneration: Int = 0
+  /// Bumps on every build: a strategy answers only for the build it was updated with
+  /// (`FrameBinding`), since a rebuild can change what every row means.
+  public internal(set) var generation: UInt64 = 0
+  /// Which columns the last build filled.
+  public internal(set) var columns: FrameColumns = .all
+
+  /// The model layer of each row.
+  @inlinable public var layer: UnsafeBufferPointer<LayerID> { UnsafeBufferPointer(_layer) }
+  /// The parent row, -1 for the root.
+  @inlinable public var parent: UnsafeBufferPointer<Int32> { UnsafeBufferPointer(_parent) }
+  /// One past the last row of the subtree (rows `r..<subtreeEnd[r]` are the subtree).
+  @inlinable public var subtreeEnd: UnsafeBufferPointer<Int32> { UnsafeBufferPointer(_subtreeEnd) }
+  /// The nearest strict ancestor that clips or is projective (-1 when none): the chain a
+  /// candidate's point must also satisfy. (`FrameColumns.world`)
+  @inlinable public var guardRow: UnsafeBufferPointer<Int32> { UnsafeBufferPointer(_guardRow) }
+  @inlinable public var flags: UnsafeBufferPointer<Flags> { UnsafeBufferPointer(_flags) }
+  /// Local bounds, standardised (min/max in the layer's own space; a null rect is empty).
+  @inlinable public var bounds: UnsafeBufferPointer<Box> { UnsafeBufferPointer(_bounds) }
+  /// Parent space to the layer's space (the inverse of its own level map), for affine levels.
+  @inlinable public var fromParent: UnsafeBufferPointer<AffineMap> { UnsafeBufferPointer(_fromParent) }
+  /// The layer's space to the world (the root's superlayer space), and back, for rows whose
+  /// map to the world is affine. (`fromWorld`: `FrameColumns.world`)
+  @inlinable public var toWorld: UnsafeBufferPointer<AffineMap> { UnsafeBufferPointer(_toWorld) }
+  @inlinable public var fromWorld: UnsafeBufferPointer<AffineMap> { UnsafeBufferPointer(_fromWorld) }
+  /// A world-space box holding every point at which the row can be a candidate, already
+  /// clipped by its clipping ancestors; empty when the row cannot be hit. (`FrameColumns.world`)
+  @inlinable public var worldBox: UnsafeBufferPointer<Box> { UnsafeBufferPointer(_worldBox) }
+
+  // The columns' storage, written by the builder (in this module only). The side tables hold
+  // the homographies of projective levels (`projectiveFromParent`) and of rows whose world map
+  // is projective (`projectiveToWorld`, `projectiveFromWorld`); other rows' entries are not
+  // initialised.
+  @usableFromInline var _layer: UnsafeMutableBufferPointer<LayerID>
+  @usableFromInline var _parent: UnsafeMutableBufferPointer<Int32>
+  @usableFromInline var _subtreeEnd: UnsafeMutableBufferPointer<Int32>
+  @usableFromInline var _guardRow: UnsafeMutableBufferPointer<Int32>
+  @usableFromInline var _flags: UnsafeMutableBufferPointer<Flags>
+  @usableFromInline var _bounds: UnsafeMutableBufferPointer<Box>
+  @usableFromInline var _fromParent: UnsafeMutableBufferPointer<AffineMap>
+  @usableFromInline var _toWorld: UnsafeMutableBufferPointer<AffineMap>
+  @usableFromInline var _fromWorld: UnsafeMutableBufferPointer<AffineMap>
+  @usableFromInline var _worldBox: UnsafeMutableBufferPointer<Box>
+  @usableFromInline var _projectiveFromParent: UnsafeMutableBufferPointer<Homography>
+  @usableFromInline var _projectiveToWorld: UnsafeMutableBufferPointer<Homography>
+  @usableFromInline var _projectiveFromWorld: UnsafeMutableBufferPointer<Homography>
+
+  private(set) var capacity: Int = 0
+
+  /// An empty frame (no rows); builders fill their own.
+  public init(semantics: HitTestSemantics) {
+    self.semantics = semantics
+    _layer = .init(start: nil, count: 0)
+    _parent = .init(start: nil, count: 0)
+    _subtreeEnd = .init(start: nil, count: 0)
+    _guardRow = .init(start: nil, count: 0)
+    _flags = .init(start: nil, count: 0)
+    _bounds = .init(start: nil, count: 0)
+    _fromParent = .init(start: nil, count: 0)
+    _toWorld = .init(start: nil, count: 0)
+    _fromWorld = .init(start: nil, count: 0)
+    _worldBox = .init(start: nil, count: 0)
+    _projectiveFromParent = .init(start: nil, count: 0)
+    _projectiveToWorld = .init(start: nil, count: 0)
+    _projectiveFromWorld = .init(start: nil, count: 0)
+  }
+
+  /// Makes room for `n` rows, reallocating only when the capacity is too small.
+  func _reserve(_ n: Int) {
+    count = n
+    guard n > capacity else { return }
+    _deallocate()
+    capacity = n
+    func make<T>(_ v: T) -> UnsafeMutableBufferPointer<T> {
+      let b = UnsafeMutableBufferPointer<T>.allocate(capacity: n)
+      b.initialize(repeating: v)
+      return b
+    }
+    _layer = make(LayerID(0))
+    _parent = make(-1)
+    _subtreeEnd = make(0)
+    _guardRow = make(-1)
+    _flags = make([])
+    _bounds = make(.nothing)
+    _fromParent = make(.identity)
+    _toWorld = make(.identity)
+    _fromWorld = make(.identity)
+    _worldBox = make(.nothing)
+    // Written only for projective rows; never read for others (trivial type, left uninitialised
+    // so the pages of a scene without perspective are never touched).
+    _projectiveFromParent = .allocate(capacity: n)
+    _projectiveToWorld = .allocate(capacity: n)
+    _projectiveFromWorld = .allocate(capacity: n)
+  }
+
+  private func _deallocate() {
+    _layer.deallocate()
+    _parent.deallocate()
+    _subtreeEnd.deallocate()
+    _guardRow.deallocate()
+    _flags.deallocate()
+    _bounds.deallocate()
+    _fromParent.deallocate()
+    _toWorld.deallocate()
+    _fromWorld.deallocate()
+    _worldBox.deallocate()
+    _projectiveFromParent.deallocate()
+    _projectiveToWorld.deallocate()
+    _projectiveFromWorld.deallocate()
+  }
+
+  deinit { _deallocate() }
+
+  /// Bytes held by the columns (side tables included).
+  public var memoryFootprint: Int {
+    capacity * (4 * 4 + 2 + 2 * 32 + 3 * 48 + 3 * 72)
+  }
+
+  /// The row of a layer: O(1) when rows are in model order (no zPosition reordering), else a
+  /// linear search (tools and floors only, never a timed path).
+  public func row(ofFast id: LayerID) -> Int32? {
+    let i = Int(id.rawValue)
+    if i < count && layer[i] == id { return Int32(i) }
+    return row(of: id).map { Int32($0) }
+  }
+
+  /// The row of a layer, by linear search (tests and tools only).
+  public func row(of id: LayerID) -> Int? {
+    (0..<count).first { layer[$0] == id }
+  }
+
+  // MARK: Maps as homographies (tools, tests and the verifier; not for hot paths)
+
+  /// Row r's level map inverse (parent space to the layer), whatever its kind.
+  public func fromParentMap(_ r: Int) -> Homography {
+    flags[r].contains(.projective) ? _projectiveFromParent[r] : fromParent[r].homography
+  }
+
+  /// Row r's map to the world, whatever its kind.
+  public func toWorldMap(_ r: Int) -> Homography {
+    flags[r].contains(.worldProjective) ? _projectiveToWorld[r] : toWorld[r].homography
+  }
+
+  /// Row r's map from the world (needs `FrameColumns.world`), whatever its kind.
+  public func fromWorldMap(_ r: Int) -> Homography {
+    flags[r].contains(.worldProjective) ? _projectiveFromWorld[r] : fromWorld[r].homography
+  }
+}
+
+/// Which columns a build fills: every strategy needs the structure (rows, flags, local bounds,
+/// level and world maps for the degenerate check); the index strategies also need the maps
+/// from the world, world boxes and guard rows. Tree-walk needs only the structure.
+public struct FrameColumns: OptionSet, Sendable, Hashable {
+  public let rawValue: UInt8
+  public init(rawValue: UInt8) { self.rawValue = rawValue }
+  public static let structure = FrameColumns(rawValue: 1)
+  public static let world = FrameColumns(rawValue: 2)
+  public static let all: FrameColumns = [.structure, .world]
+}
+
+extension PresentationFrame {
+  /// World point p in row r's space, or nil behind the viewer (needs `FrameColumns.world`).
+  @inlinable @inline(__always)
+  public func _fromWorld(_ r: Int, _ p: Point) -> Point? {
+    if _flags[r].contains(.worldProjective) { return _projectiveFromWorld[r].apply(p) }
+    return _fromWorld[r].apply(p)
+  }
+
+  /// A point in row r's parent space converted into row r's space (tree-walk's step).
+  @inlinable @inline(__always)
+  public func _fromParent(_ r: Int, _ q: Point) -> Point? {
+    if _flags[r].contains(.projective) { return _projectiveFromParent[r].apply(q) }
+    return _fromParent[r].apply(q)
+  }
+
+  /// Whether local point q is inside row r's bounds (CGRect: min inclusive, max exclusive).
+  @inlinable @inline(__always)
+  public func _contains(_ r: Int, _ q: Point) -> Bool {
+    let b = _bounds[r]
+    return q.x >= b.minX && q.x < b.maxX && q.y >= b.minY && q.y < b.maxY
+  }
+
+  /// Whether `p` (world space) is inside row `r`'s own bounds, the point mapping to the layer
+  /// in front of the viewer.
+  @inlinable @inline(__always)
+  public func _insideOwnBounds(_ r: Int, _ p: Point) -> Bool {
+    guard let q = _fromWorld(r, p) else { return false }
+    return _contains(r, q)
+  }
+
+  /// The flat form's exact test (docs/semantics.md, "The flat form"): row `r` is a candidate
+  /// for world point `p` when it is hittable, its bounds contain p, and every guard ancestor
+  /// (clipping or projective) maps p in front of the viewer and, if it clips, inside its bounds.
+  /// O(guard chain length). Needs `FrameColumns.world`.
+  @inlinable
+  public func isCandidate(_ r: Int, _ p: Point) -> Bool {
+    guard _flags[r].contains(.hittable), _insideOwnBounds(r, p) else { return false }
+    return _guardsAdmit(r, p)
+  }
+
+  /// The guard-chain half of `isCandidate`, for callers that already tested the row's own bounds.
+  @inlinable
+  public func _guardsAdmit(_ r: Int, _ p: Point) -> Bool {
+    var g = Int(_guardRow[r])
+    while g >= 0 {
+      if _flags[g].contains(.clips) {
+        if !_insideOwnBounds(g, p) { return false }
+      } else if _fromWorld(g, p) == nil {
+        return false
+      }
+      g = Int(_guardRow[g])
+    }
+    return true
+  }
+
+  /// The answer by definition: the candidate with the largest row, by scanning every row.
+  /// O(rows); the slow oracle the tests compare against.
+  public func topCandidateByScan(_ p: Point) -> LayerID? {
+    var r = count - 1
+    while r >= 0 {
+      if isCandidate(r, p) { return layer[r] }
+      r -= 1
+    }
+    return nil
+  }
+
+  /// Fault injection for testing verifiers: shrinks every row's hit region by `d` on each side
+  /// (its bounds inset, world boxes unchanged), so a strategy answering on this frame is wrong
+  /// within `d` of every edge. Bumps the generation, like a rebuild.
+  @_spi(FaultInjection)
+  public func _shrinkHitRegions(by d: Double) {
+    guard d > 0 else { return }
+    for r in 0..<count {
+      _bounds[r].minX += d
+      _bounds[r].minY += d
+      _bounds[r].maxX -= d
+      _bounds[r].maxY -= d
+    }
+    generation &+= 1
+  }
+}
