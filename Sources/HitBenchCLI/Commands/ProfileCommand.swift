@@ -35,7 +35,7 @@ enum ProfileCommand {
   static var parser: ArgumentParser<Options> {
     var p = ArgumentParser<Options>(command: "profile", summary: summary)
     RunCommand.borrowOptions(
-      ["--scene", "--layers", "--animated", "--workload", "--seed", "--semantics"], into: &p, \.run)
+      ["--scene", "--layers", "--animated", "--workload", "--seed", "--semantics", "--threads"], into: &p, \.run)
     p.option(
       "--queries", \.run.queries, valueName: "Q", help: "queries per repetition (default 1000)",
       expected: "an integer from 1 to 1000000"
@@ -64,7 +64,7 @@ enum ProfileCommand {
     try parser.parse(args, into: &o)
     guard let kind = o.strategy else { throw .usage(command: "profile", message: "missing --strategy NAME") }
     let model = try RunCommand.loadScene(o.run, command: "profile")
-    let builder = PresentationFrameBuilder(root: model, semantics: o.run.semantics)
+    let builder = PresentationFrameBuilder(root: model, semantics: o.run.semantics, threads: o.run.threads)
     var c = o.run
     c.warmup = 0
     c.frames = 1

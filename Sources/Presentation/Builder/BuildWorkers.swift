@@ -9,7 +9,7 @@
 /// frames.
 final class BuildWorkers: @unchecked Sendable {
   /// Below this many rows (or layers) a pass is not worth splitting.
-  static let minimumRowsToSplit = 16_384
+  static let minimumRowsToSplit = 4096
 
   enum JobKind: Int {
     case evaluateRange, evaluateList, composeAll, composeChanged

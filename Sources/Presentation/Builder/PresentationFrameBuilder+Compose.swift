@@ -96,7 +96,25 @@ extension PresentationFrameBuilder {
     let f = frame
     let m = Int(f._layer[r].rawValue)
     let pr = Int(f._parent[r])
-    let lf = localFlags[m]
+    // The layer's own level: a lean layer whose numbers changed derives it here (in this tight
+    // loop rather than in pass 1) and keeps it; otherwise as stored.
+    let lf: UInt8
+    let levelMapM: AffineMap
+    let levelInverseM: AffineMap
+    let box: Box
+    if leanLevel[m] && levelDirty[m] != 0 {
+      (levelMapM, levelInverseM, lf, box) = _leanLevel(m)
+      levelMap[m] = levelMapM
+      levelInverse[m] = levelInverseM
+      localFlags[m] = lf
+      localBounds[m] = box
+      levelDirty[m] = 0
+    } else {
+      lf = localFlags[m]
+      levelMapM = levelMap[m]
+      levelInverseM = levelInverse[m]
+      box = localBounds[m]
+    }
     let parentFlags = pr < 0 ? PresentationFrame.Flags.reachable : f._flags[pr]
     let levelProjective = lf & Self.localProjective != 0
     let worldProjective = levelProjective || parentFlags.contains(.worldProjective)
@@ -113,19 +131,19 @@ extension PresentationFrameBuilder {
     // Maps.
     let world = columns.contains(.world)
     if !worldProjective {
-      let h = levelMap[m]
+      let h = levelMapM
       let tw = pr < 0 ? h : AffineMap.concat(h, f._toWorld[pr])
       f._toWorld[r] = tw
-      f._fromParent[r] = levelInverse[m]
+      f._fromParent[r] = levelInverseM
       if reachable && GeometryLimits.isTooDistorted(tw.a, tw.b, tw.c, tw.d) {
         reachable = false
         flags.insert(.degenerate)
       }
-      if world { f._fromWorld[r] = pr < 0 ? levelInverse[m] : AffineMap.concat(f._fromWorld[pr], levelInverse[m]) }
+      if world { f._fromWorld[r] = pr < 0 ? levelInverseM : AffineMap.concat(f._fromWorld[pr], levelInverseM) }
     } else {
-      let h = levelProjective ? levelHomography[m] : levelMap[m].homography
-      let inv = levelProjective ? levelHomographyInverse[m] : levelInverse[m].homography
-      if levelProjective { f._projectiveFromParent[r] = inv } else { f._fromParent[r] = levelInverse[m] }
+      let h = levelProjective ? levelHomography[m] : levelMapM.homography
+      let inv = levelProjective ? levelHomographyInverse[m] : levelInverseM.homography
+      if levelProjective { f._projectiveFromParent[r] = inv } else { f._fromParent[r] = levelInverseM }
       let parentToWorld =
         pr < 0 ? nil : (parentFlags.contains(.worldProjective) ? f._projectiveToWorld[pr] : f._toWorld[pr].homography)
       f._projectiveToWorld[r] = parentToWorld.map { Homography.concat(h, $0) } ?? h
@@ -136,7 +154,6 @@ extension PresentationFrameBuilder {
         f._projectiveFromWorld[r] = parentFromWorld.map { Homography.concat($0, inv) } ?? inv
       }
     }
-    let box = localBounds[m]
     f._bounds[r] = box
     let nonEmpty = box.maxX > box.minX && box.maxY > box.minY
     if reachable { flags.insert(.reachable) }

@@ -71,12 +71,16 @@ extension PresentationFrameBuilder {
   }
 
   /// Pass 1 for layer m: its presentation values (model columns with its animations applied
-  /// at its local time), level map and inverse, local bounds, flags and order key. Stores them
-  /// and marks the layer's row when anything differs from the last build (bit for bit, so an
-  /// incremental build equals a full one). Answers whether the order key changed. Writes only
-  /// layer m's entries (and its row's mark): threads may evaluate disjoint subtrees at once.
-  /// `program` is the scene's animations, loaded once per pass by the caller (reading the
-  /// property per layer would retain and release it).
+  /// at its local time), compared with the last build's bit for bit (so an incremental build
+  /// equals a full one); a layer that changed has its row marked. Two paths:
+  /// - lean (the layer's transform is affine, no sublayerTransform reaches it, its animations
+  ///   are all lean): only its 11 presentation numbers are kept; pass 3 derives the level map,
+  ///   inverse, bounds and flags from them (equal numbers give equal results);
+  /// - general: the whole state, and the level map (a homography when projective), inverse,
+  ///   bounds and flags computed here.
+  /// Answers whether the order key changed. Writes only layer m's entries (and its row's mark):
+  /// threads may evaluate disjoint subtrees at once. `program` is the scene's animations, loaded
+  /// once per pass by the caller (reading the property per layer would retain and release it).
   @inline(__always)
   func _evaluate(_ m: Int, animated: Bool, _ program: FrozenAnimationProgram) -> Bool {
     let scene = self.scene
@@ -84,48 +88,21 @@ extension PresentationFrameBuilder {
     let p = Int(scene.parentColumn[m])
     let parentContext = p >= 0 && hasContext[p]
     let runs = animated && b.contains(.animated)
-    var map = AffineMap.identity
-    var homography = Homography.identity
-    var projective = false
-    var bounds: Rect
-    var hidden: Bool
-    var opacity: Double
+    var changed: Bool
     var zPosition: Double
     if parentContext || !b.contains(.affineTransform) || (runs && b.contains(.generalAnimations)) {
-      // The general path: a whole state, the level map through the 4x4 products when needed.
-      var s = scene.modelState(m)
-      if runs {
-        program.applyGeneral(
-          scene.animationStart[m]..<scene.animationEnd[m], to: &s, atParentTime: _localTime(m))
-      }
-      let h = s.homographyToSuperlayer(parent: parentContext ? contextState[p] : nil)
-      if h.isAffine { map = AffineMap(h) } else { (homography, projective) = (h, true) }
-      bounds = s.bounds
-      hidden = s.isHidden
-      opacity = s.opacity
-      zPosition = s.zPosition
-      if !s.sublayerTransform.isIdentity {
-        contextState[m] = s
-        hasContext[m] = true
-      } else {
-        hasContext[m] = false
-      }
+      (changed, zPosition) = _evaluateGeneral(m, b, p, parentContext, runs, program)
     } else {
-      // The lean path: 11 numbers, the closed-form affine level map (the transform is affine
-      // and no sublayerTransform reaches this layer), as `homographyToSuperlayer` computes it.
       var v = scene.lean[m]
       if runs {
         program.applyLean(scene.animationStart[m]..<scene.animationEnd[m], to: &v, atParentTime: _localTime(m))
       }
-      let t = scene.affineTransform[m]
-      let ax = v.v[2] + v.v[6] * v.v[4]
-      let ay = v.v[3] + v.v[7] * v.v[5]
-      map = AffineMap(
-        a: t.a, b: t.b, c: t.c, d: t.d, tx: -ax * t.a - ay * t.c + t.tx + v.v[0],
-        ty: -ax * t.b - ay * t.d + t.ty + v.v[1])
-      bounds = v.bounds
-      hidden = b.contains(.hidden)
-      opacity = v.v[10]
+      changed = !leanLevel[m] || !_same(presentValues[m], v)
+      if changed {
+        presentValues[m] = v
+        leanLevel[m] = true
+        levelDirty[m] = 1
+      }
       zPosition = v.v[9]
       if b.contains(.hasSublayerTransform) {
         var s = scene.modelState(m)
@@ -136,7 +113,37 @@ extension PresentationFrameBuilder {
         hasContext[m] = false
       }
     }
+    let key = _ordersByZPosition && !zPosition.isNaN ? zPosition : 0
+    let keyChanged = orderKey[m].bitPattern != key.bitPattern
+    if keyChanged {
+      orderKey[m] = key
+      self.keyChanged[m] = 1
+    }
+    if changed || keyChanged { rowChanged[Int(rowOf[m])] = 1 }
+    return keyChanged
+  }
 
+  /// The general path of pass 1 (see `_evaluate`): answers whether the level results changed,
+  /// and the presentation zPosition.
+  func _evaluateGeneral(
+    _ m: Int, _ b: CompiledScene.Bits, _ p: Int, _ parentContext: Bool, _ runs: Bool,
+    _ program: FrozenAnimationProgram
+  ) -> (Bool, Double) {
+    var s = scene.modelState(m)
+    if runs {
+      program.applyGeneral(scene.animationStart[m]..<scene.animationEnd[m], to: &s, atParentTime: _localTime(m))
+    }
+    let h = s.homographyToSuperlayer(parent: parentContext ? contextState[p] : nil)
+    var map = AffineMap.identity
+    var homography = Homography.identity
+    let projective = !h.isAffine
+    if projective { homography = h } else { map = AffineMap(h) }
+    if !s.sublayerTransform.isIdentity {
+      contextState[m] = s
+      hasContext[m] = true
+    } else {
+      hasContext[m] = false
+    }
     var flags: UInt8 = 0
     var inverse = AffineMap.identity
     var homographyInverse = Homography.identity
@@ -150,43 +157,76 @@ extension PresentationFrameBuilder {
       inverse = i
       flags |= Self.localInvertible
     }
-    // `HitTestSemantics.admits` and `clipsDescent`, from the cached rules.
-    if hidden { flags |= Self.localHidden }
-    let transparent = _hasAlphaThreshold && (_alphaInclusive ? opacity <= _alphaThreshold : opacity < _alphaThreshold)
-    if !hidden && !(_respectsInteraction && !b.contains(.interactive)) && !transparent {
-      flags |= Self.localAdmitted
-    }
-    if b.contains(.masks) || _clipsEveryLayer { flags |= Self.localClips }
-    let box =
-      bounds.isNull
-      ? Box.nothing : Box(minX: bounds.minX, minY: bounds.minY, maxX: bounds.maxX, maxY: bounds.maxY)
-    let key = _ordersByZPosition && !zPosition.isNaN ? zPosition : 0
-
-    var changed = localFlags[m] != flags || !_same(localBounds[m], box)
-    let keyChanged = orderKey[m].bitPattern != key.bitPattern
+    flags |= _admissionFlags(hidden: s.isHidden, b, opacity: s.opacity)
+    let box = _box(s.bounds)
+    var changed = leanLevel[m] || localFlags[m] != flags || !_same(localBounds[m], box)
     if projective {
       changed =
         changed || !_same(levelHomography[m], homography) || !_same(levelHomographyInverse[m], homographyInverse)
     } else {
       changed = changed || !_same(levelMap[m], map) || !_same(levelInverse[m], inverse)
     }
-    guard changed || keyChanged else { return false }
-    localFlags[m] = flags
-    localBounds[m] = box
-    if projective {
-      levelHomography[m] = homography
-      levelHomographyInverse[m] = homographyInverse
-    } else {
-      levelMap[m] = map
-      levelInverse[m] = inverse
+    if changed {
+      leanLevel[m] = false
+      localFlags[m] = flags
+      localBounds[m] = box
+      if projective {
+        levelHomography[m] = homography
+        levelHomographyInverse[m] = homographyInverse
+      } else {
+        levelMap[m] = map
+        levelInverse[m] = inverse
+      }
     }
-    if keyChanged {
-      orderKey[m] = key
-      self.keyChanged[m] = 1
-    }
-    rowChanged[Int(rowOf[m])] = 1
-    return keyChanged
+    return (changed, s.zPosition)
   }
+
+  /// Hidden, admitted (`HitTestSemantics.admits`, from the cached rules) and clips
+  /// (`clipsDescent`).
+  @inline(__always)
+  func _admissionFlags(hidden: Bool, _ b: CompiledScene.Bits, opacity: Double) -> UInt8 {
+    var flags: UInt8 = hidden ? Self.localHidden : 0
+    let transparent = _hasAlphaThreshold && (_alphaInclusive ? opacity <= _alphaThreshold : opacity < _alphaThreshold)
+    if !hidden && !(_respectsInteraction && !b.contains(.interactive)) && !transparent {
+      flags |= Self.localAdmitted
+    }
+    if b.contains(.masks) || _clipsEveryLayer { flags |= Self.localClips }
+    return flags
+  }
+
+  /// Local bounds, standardised; a null rect is empty.
+  @inline(__always)
+  func _box(_ r: Rect) -> Box {
+    r.isNull ? Box.nothing : Box(minX: r.minX, minY: r.minY, maxX: r.maxX, maxY: r.maxY)
+  }
+
+  /// A lean layer's level results, from its presentation numbers: the closed-form affine level
+  /// map (as `homographyToSuperlayer` computes it for an affine transform under a parent
+  /// without sublayerTransform), its inverse, flags and bounds.
+  @inline(__always)
+  func _leanLevel(_ m: Int) -> (map: AffineMap, inverse: AffineMap, flags: UInt8, box: Box) {
+    let v = presentValues[m]
+    let t = scene.affineTransform[m]
+    let b = scene.bits[m]
+    let ax = v.v[2] + v.v[6] * v.v[4]
+    let ay = v.v[3] + v.v[7] * v.v[5]
+    let map = AffineMap(
+      a: t.a, b: t.b, c: t.c, d: t.d, tx: -ax * t.a - ay * t.c + t.tx + v.v[0], ty: -ax * t.b - ay * t.d + t.ty + v.v[1]
+    )
+    var flags = _admissionFlags(hidden: b.contains(.hidden), b, opacity: v.v[10])
+    var inverse = AffineMap.identity
+    if let i = map.inverted {
+      inverse = i
+      flags |= Self.localInvertible
+    }
+    return (map, inverse, flags, _box(v.bounds))
+  }
+}
+
+@inline(__always) func _same(_ a: LeanValues, _ b: LeanValues) -> Bool {
+  var same = true
+  for i in 0..<11 { same = same && a.v[i].bitPattern == b.v[i].bitPattern }
+  return same
 }
 
 @inline(__always) func _same(_ a: AffineMap, _ b: AffineMap) -> Bool {

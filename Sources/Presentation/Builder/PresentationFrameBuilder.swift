@@ -52,6 +52,11 @@ public final class PresentationFrameBuilder {
   var levelHomographyInverse = ColumnBuffer<Homography>()
   var localBounds = ColumnBuffer<Box>()
   var localFlags = ColumnBuffer<UInt8>()
+  /// Lean layers keep only their presentation numbers (pass 3 derives the rest).
+  var leanLevel = ColumnBuffer<Bool>()
+  var presentValues = ColumnBuffer<LeanValues>()
+  /// A lean layer whose numbers changed: pass 3 derives and stores its level.
+  var levelDirty = ColumnBuffer<UInt8>()
   var orderKey = ColumnBuffer<Double>()
   /// The presentation state of layers whose sublayerTransform reaches their sublayers' maps.
   var contextState = ColumnBuffer<LayerState>()
@@ -128,6 +133,9 @@ public final class PresentationFrameBuilder {
     levelHomographyInverse.free()
     localBounds.free()
     localFlags.free()
+    leanLevel.free()
+    presentValues.free()
+    levelDirty.free()
     orderKey.free()
     contextState.free()
     hasContext.free()
@@ -222,6 +230,9 @@ public final class PresentationFrameBuilder {
     levelHomographyInverse.reserve(n, filling: .identity)
     localBounds.reserve(n, filling: .nothing)
     localFlags.reserve(n, filling: 0)
+    leanLevel.reserve(n, filling: false)
+    presentValues.reserve(n, filling: scene.lean[0])
+    levelDirty.reserve(n, filling: 0)
     orderKey.reserve(n, filling: 0)
     contextState.reserve(n, filling: scene.modelState(0))
     hasContext.reserve(n, filling: false)
