@@ -80,34 +80,44 @@ package final class FrozenAnimationProgram: @unchecked Sendable {
     }
   }
 
-  /// One lean property animation: the steps of `PropertyAnimation.apply` (and the keyframe
-  /// fast path for position tracks) on 1, 2 or 4 numbers, lane by lane (the same IEEE
-  /// operations as the class's scalar arithmetic).
+  /// One lean property animation: the steps of `PropertyAnimation.apply` on its 1, 2 or 4
+  /// numbers of `s`.
   @inline(__always)
   func _applyLeanProperty(_ k: Int, _ r: UnsafePointer<AnimationRecord>, _ s: inout LeanValues, _ t: Double) {
-    let kind = r.pointee.kind
-    guard kind != .none, let at = _active(k, t) else { return }
-    let o = Int(r.pointee.offset)
-    let w = Int(r.pointee.width)
-    let under = s.load(o, w)
+    guard r.pointee.kind != .none, let at = _active(k, t) else { return }
+    let p = r.pointee.leanProperty
+    let o = Int(p.offset)
+    let w = Int(p.width)
+    if let v = _leanValue(k, p, at, under: s.load(o, w)) { s.store(v, o, w) }
+  }
+
+  /// A lean property animation's value at `at` over the underlying numbers `under` (nil: it
+  /// has no value and leaves them): the keyframe fast path for position tracks, endpoints for
+  /// basic and spring animations, then the cumulative and additive steps, lane by lane (the
+  /// same IEEE operations as the class's scalar arithmetic). Shared by records and tracks.
+  @inline(__always)
+  func _leanValue(_ k: Int, _ p: LeanProperty, _ at: ActiveTime, under: SIMD4<Double>) -> SIMD4<Double>? {
+    let w = Int(p.width)
     var v: SIMD4<Double>
-    switch kind {
+    switch p.kind {
     case .keyframe:
-      v = _leanKeyframeValue(k, r, _paced(r, at.progress))
+      v = _leanKeyframeValue(k, p.keys, _paced(p.timingFunction, at.progress))
     case .basic, .spring:
-      let f = kind == .spring ? 1 - springs[Int(r.pointee.spring)].displacement(at: at.seconds) : _paced(r, at.progress)
-      guard let (a, b) = _leanEndpoints(r, under, w) else { return }
+      let f =
+        p.kind == .spring
+        ? 1 - springs[Int(p.spring)].displacement(at: at.seconds) : _paced(p.timingFunction, at.progress)
+      guard let (a, b) = _leanEndpoints(p, under, w) else { return nil }
       v = a * SIMD4(repeating: 1 - f) + b * SIMD4(repeating: f)
-    default: return
+    default: return nil
     }
-    if r.pointee.cumulative && at.cycle > 0 {
+    if p.cumulative && at.cycle > 0 {
       // The cycle's ends: the value at progress 0 and 1 (a spring's: its endpoints).
       var ends: (SIMD4<Double>, SIMD4<Double>)?
-      switch kind {
-      case .keyframe: ends = (_leanKeyframeValue(k, r, 0), _leanKeyframeValue(k, r, 1))
-      case .spring: ends = _leanEndpoints(r, under, w)
+      switch p.kind {
+      case .keyframe: ends = (_leanKeyframeValue(k, p.keys, 0), _leanKeyframeValue(k, p.keys, 1))
+      case .spring: ends = _leanEndpoints(p, under, w)
       default:
-        if let (a, b) = _leanEndpoints(r, under, w) {
+        if let (a, b) = _leanEndpoints(p, under, w) {
           ends = (a * SIMD4(repeating: 1 - 0.0) + b * SIMD4(repeating: 0.0), a * SIMD4(repeating: 1 - 1.0) + b)
         }
       }
@@ -116,13 +126,12 @@ package final class FrozenAnimationProgram: @unchecked Sendable {
         v = v * SIMD4(repeating: 1) + (e1 * SIMD4(repeating: 1) + e0 * SIMD4(repeating: -1)) * n
       }
     }
-    if r.pointee.additive { v = under * SIMD4(repeating: 1) + v * SIMD4(repeating: 1) }
-    s.store(v, o, w)
+    if p.additive { v = under * SIMD4(repeating: 1) + v * SIMD4(repeating: 1) }
+    return v
   }
 
-  @inline(__always) func _paced(_ r: UnsafePointer<AnimationRecord>, _ progress: Double) -> Double {
-    let tf = r.pointee.timingFunction
-    return tf >= 0 ? curves[Int(tf)](progress) : progress
+  @inline(__always) func _paced(_ tf: Int32, _ progress: Double) -> Double {
+    tf >= 0 ? curves[Int(tf)](progress) : progress
   }
 
   /// `w` (1, 2 or 4) numbers as the first lanes of a vector, built whole (see `LeanValues.load`).
@@ -138,11 +147,9 @@ package final class FrozenAnimationProgram: @unchecked Sendable {
   /// The basic or spring endpoints for the underlying value (the `endpoints` rules), or nil
   /// when the animation has none.
   @inline(__always)
-  func _leanEndpoints(_ r: UnsafePointer<AnimationRecord>, _ under: SIMD4<Double>, _ w: Int)
-    -> (SIMD4<Double>, SIMD4<Double>)?
-  {
-    let m = r.pointee.endpointMask
-    let base = Int(r.pointee.valueStart)
+  func _leanEndpoints(_ p: LeanProperty, _ under: SIMD4<Double>, _ w: Int) -> (SIMD4<Double>, SIMD4<Double>)? {
+    let m = p.endpointMask
+    let base = Int(p.keys.valueStart)
     let hasFrom = m & 1 != 0
     let hasTo = m & 2 != 0
     let from = hasFrom ? _loadNumbers(base, w) : SIMD4()
@@ -160,27 +167,27 @@ package final class FrozenAnimationProgram: @unchecked Sendable {
     }
   }
 
-  /// A lean keyframe record's value at paced progress f (the class's `_evaluate`, or its
-  /// position fast path, on plain numbers).
-  func _leanKeyframeValue(_ k: Int, _ r: UnsafePointer<AnimationRecord>, _ f: Double) -> SIMD4<Double> {
-    let w = Int(r.pointee.width)
-    let n = Int(r.pointee.valueCount)
-    let kt = UnsafeBufferPointer(start: times.baseAddress! + Int(r.pointee.keyStart), count: Int(r.pointee.keyCount))
-    let vals = Int(r.pointee.valueStart)
-    if r.pointee.mode == .discrete {
+  /// A lean keyframe's value at paced progress f (the class's `_evaluate`, or its position fast
+  /// path, on plain numbers). `k` is the record (its cursor).
+  @inline(__always)
+  func _leanKeyframeValue(_ k: Int, _ keys: LeanKeys, _ f: Double) -> SIMD4<Double> {
+    let w = Int(keys.width)
+    let n = Int(keys.valueCount)
+    let kt = UnsafeBufferPointer(start: times.baseAddress! + Int(keys.keyStart), count: Int(keys.keyCount))
+    let vals = Int(keys.valueStart)
+    if keys.isDiscrete {
       var i = 0
       while i + 1 < kt.count && kt[i + 1] <= f { i += 1 }
       return _loadNumbers(vals + Swift.min(i, n - 1) * w, w)
     }
     var (lo, u) = _segment(k, kt, f)
-    let curveStart = r.pointee.segmentCurveStart
-    if r.pointee.mode == .linear && curveStart >= 0 && lo < Int(r.pointee.segmentCurveCount) {
-      u = curves[Int(curveStart) + lo](u)
+    if keys.isLinear && keys.curveStart >= 0 && lo < Int(keys.curveCount) {
+      u = curves[Int(keys.curveStart) + lo](u)
     }
     let a = _loadNumbers(vals + lo * w, w)
     let b = _loadNumbers(vals + (lo + 1) * w, w)
     let uu = SIMD4<Double>(repeating: u)
-    if r.pointee.positionTrack { return a + (b - a) * uu }
+    if keys.positionTrack { return a + (b - a) * uu }
     return a * SIMD4(repeating: 1 - u) + b * uu
   }
 

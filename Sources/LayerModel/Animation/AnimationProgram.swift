@@ -286,20 +286,22 @@ package struct LeanValues: Sendable {
   /// `width` (1, 2 or 4) numbers from `offset` as the first lanes of a vector (the rest 0).
   /// Built whole, never lane by lane: a lane written at a variable index goes through memory
   /// and the vector's reload then stalls.
+  /// `offset` and `width` come from `layout` (offset + width <= 11), so the accesses are unchecked.
   @inline(__always) package func load(_ offset: Int, _ width: Int) -> SIMD4<Double> {
     switch width {
-    case 1: SIMD4(v[offset], 0, 0, 0)
-    case 2: SIMD4(v[offset], v[offset &+ 1], 0, 0)
-    default: SIMD4(v[offset], v[offset &+ 1], v[offset &+ 2], v[offset &+ 3])
+    case 1: SIMD4(v[unchecked: offset], 0, 0, 0)
+    case 2: SIMD4(v[unchecked: offset], v[unchecked: offset &+ 1], 0, 0)
+    default:
+      SIMD4(v[unchecked: offset], v[unchecked: offset &+ 1], v[unchecked: offset &+ 2], v[unchecked: offset &+ 3])
     }
   }
 
   @inline(__always) package mutating func store(_ x: SIMD4<Double>, _ offset: Int, _ width: Int) {
-    v[offset] = x.x
-    if width >= 2 { v[offset &+ 1] = x.y }
+    v[unchecked: offset] = x.x
+    if width >= 2 { v[unchecked: offset &+ 1] = x.y }
     if width == 4 {
-      v[offset &+ 2] = x.z
-      v[offset &+ 3] = x.w
+      v[unchecked: offset &+ 2] = x.z
+      v[unchecked: offset &+ 3] = x.w
     }
   }
 }

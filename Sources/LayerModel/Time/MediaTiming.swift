@@ -13,6 +13,12 @@ public struct ActiveTime: Hashable, Sendable {
   public var progress: Double
   public var cycle: Int
   public var seconds: Double
+
+  @inlinable public init(progress: Double, cycle: Int, seconds: Double) {
+    self.progress = progress
+    self.cycle = cycle
+    self.seconds = seconds
+  }
 }
 
 /// CAMediaTiming as a value: beginTime, timeOffset, speed, duration, repeatCount,
@@ -115,17 +121,30 @@ public struct MediaTiming: Hashable, Sendable {
   package func activeTime(
     atParentTime parent: Double, removedOnCompletion: Bool, iterationDuration d: Double, activeDuration total: Double
   ) -> ActiveTime? {
-    switch _phase(atParentTime: parent, activeDuration: total) {
-    case .undefined: return nil
-    case .before(let t):
-      guard fillMode.fillsBackwards else { return nil }
-      return _position(at: t, duration: d)
-    case .active(let t):
-      return _position(at: t, duration: d)
-    case .after(let t):
-      guard fillMode.fillsForwards && !removedOnCompletion, total.isFinite else { return nil }
-      return _endOfIteration(at: t, duration: d)
+    Self._activeTime(
+      atParentTime: parent, beginTime: beginTime, speed: speed, timeOffset: timeOffset, iterationDuration: d,
+      activeDuration: total, autoreverses: autoreverses, fillsBackwards: fillMode.fillsBackwards,
+      holdsEnd: fillMode.fillsForwards && !removedOnCompletion)
+  }
+
+  /// The active-time rule on plain numbers: what `activeTime` and the compiled tracks
+  /// (`LeanTrack`) both run. `holdsEnd`: fills forwards and is not removed on completion.
+  @inline(__always)
+  package static func _activeTime(
+    atParentTime parent: Double, beginTime: Double, speed: Double, timeOffset: Double, iterationDuration d: Double,
+    activeDuration total: Double, autoreverses: Bool, fillsBackwards: Bool, holdsEnd: Bool
+  ) -> ActiveTime? {
+    let ta = (parent - beginTime) * speed
+    if ta.isNaN { return nil }
+    if ta < 0 {
+      guard fillsBackwards else { return nil }
+      return _position(at: timeOffset, duration: d, autoreverses: autoreverses)
     }
+    if ta >= total {
+      guard holdsEnd, total.isFinite else { return nil }
+      return _endOfIteration(at: timeOffset + total, duration: d, autoreverses: autoreverses)
+    }
+    return _position(at: ta + timeOffset, duration: d, autoreverses: autoreverses)
   }
 
   /// A layer's local time for its sublayers and animations: the linear map when the layer's
@@ -145,7 +164,13 @@ public struct MediaTiming: Hashable, Sendable {
 
   /// The iteration rule at time t (offset included): iteration k = floor(t / d), progress
   /// mirrored on odd iterations when autoreversing. An exact boundary starts the next iteration.
+  @inline(__always)
   package func _position(at t: Double, duration d: Double) -> ActiveTime {
+    Self._position(at: t, duration: d, autoreverses: autoreverses)
+  }
+
+  @inline(__always)
+  package static func _position(at t: Double, duration d: Double, autoreverses: Bool) -> ActiveTime {
     guard d.isFinite, d > 0, t.isFinite else { return ActiveTime(progress: 0, cycle: 0, seconds: t.isFinite ? t : 0) }
     let k = (t / d).rounded(.down)
     var f = (t - k * d) / d
@@ -157,7 +182,13 @@ public struct MediaTiming: Hashable, Sendable {
 
   /// The held state at time t = timeOffset + D (after the active period): an exact iteration
   /// boundary belongs to the iteration that ends there (progress 1, or 0 after a reversed half).
+  @inline(__always)
   package func _endOfIteration(at t: Double, duration d: Double) -> ActiveTime {
+    Self._endOfIteration(at: t, duration: d, autoreverses: autoreverses)
+  }
+
+  @inline(__always)
+  package static func _endOfIteration(at t: Double, duration d: Double, autoreverses: Bool) -> ActiveTime {
     guard d.isFinite, d > 0, t.isFinite else { return ActiveTime(progress: 1, cycle: 0, seconds: d.isFinite ? d : 0) }
     let k = (t / d).rounded(.up) - 1
     var f = Swift.min(Swift.max((t - k * d) / d, 0), 1)
@@ -168,7 +199,7 @@ public struct MediaTiming: Hashable, Sendable {
 
   /// An iteration count as an Int, clamped to ±2^53 (beyond that the parity no longer matters:
   /// a Double that large cannot hold a fraction of an iteration).
-  static func _iterationIndex(_ k: Double) -> Int {
+  @inline(__always) static func _iterationIndex(_ k: Double) -> Int {
     let limit = 9_007_199_254_740_992.0
     return k >= limit ? Int(limit) : (k <= -limit ? -Int(limit) : Int(k))
   }

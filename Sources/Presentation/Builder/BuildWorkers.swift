@@ -1,22 +1,29 @@
+import Synchronization
+
 #if canImport(Glibc)
   @preconcurrency import Glibc
 #endif
 
 /// Worker threads for the frame builder's passes, created once. A job is a pass and a range
-/// (no closure, so handing one over allocates nothing): the caller posts it, runs its own
-/// range, then waits. Workers spin briefly before sleeping on a condition variable, so a job
-/// posted every few milliseconds starts within microseconds without burning a core between
-/// frames.
+/// (no closure, so handing one over allocates nothing): the caller posts one job per worker,
+/// runs its own share, then waits. A worker that finished spins for its next job for up to
+/// `spinNanoseconds` before sleeping on a condition variable: the passes of one build follow
+/// each other within microseconds (a sleeping thread takes tens of microseconds to wake on
+/// this kind of machine), while frames are milliseconds apart (spinning through them would
+/// burn a core).
 final class BuildWorkers: @unchecked Sendable {
   /// Below this many rows (or layers) a pass is not worth splitting.
   static let minimumRowsToSplit = 4096
+  static let spinNanoseconds: UInt64 = 200_000
 
   enum JobKind: Int {
-    case evaluateRange, evaluateList, composeAll, composeChanged
+    case evaluateRange, evaluateList, evaluateTracks, composeAll, composeChanged
   }
 
   struct Job {
     var kind = JobKind.composeAll
+    /// Which part of the pass (0 is the calling thread's).
+    var part = 0
     var lo = 0
     var hi = 0
     var animated = true
@@ -29,26 +36,30 @@ final class BuildWorkers: @unchecked Sendable {
     var keysChanged = 0
   }
 
+  /// Workers (the calling thread is one more).
   let count: Int
+  /// Jobs and results, one per worker: written by the caller before a run is published (and
+  /// read after it completes), by worker i only in between.
+  let jobs: UnsafeMutablePointer<Job>
+  let results: UnsafeMutablePointer<Result>
   private var threads: [pthread_t] = []
+  private let generation = Atomic<Int>(0)
+  private let completed = Atomic<Int>(0)
+  private let stopping = Atomic<Bool>(false)
   private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
   private let posted = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-  private let finished = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-  // Guarded by the mutex.
-  private var generation = 0
-  private var completed = 0
-  private var stopping = false
-  private var jobs: [Job]
-  private(set) var results: [Result]
+  /// Workers asleep on `posted` (guarded by the mutex).
+  private var sleeping = 0
   private unowned(unsafe) var builder: PresentationFrameBuilder?
 
   init(count: Int) {
     self.count = count
-    jobs = [Job](repeating: Job(), count: count)
-    results = [Result](repeating: Result(), count: count)
+    jobs = .allocate(capacity: Swift.max(count, 1))
+    jobs.initialize(repeating: Job(), count: Swift.max(count, 1))
+    results = .allocate(capacity: Swift.max(count, 1))
+    results.initialize(repeating: Result(), count: Swift.max(count, 1))
     pthread_mutex_init(mutex, nil)
     pthread_cond_init(posted, nil)
-    pthread_cond_init(finished, nil)
     for i in 0..<count {
       let context = Unmanaged.passRetained(WorkerContext(pool: self, index: i)).toOpaque()
       var t = pthread_t()
@@ -56,7 +67,7 @@ final class BuildWorkers: @unchecked Sendable {
         &t, nil,
         { raw in
           let c = Unmanaged<WorkerContext>.fromOpaque(raw!).takeRetainedValue()
-          c.pool.run(c.index)
+          c.pool._work(c.index)
           return nil
         }, context)
       threads.append(t)
@@ -64,60 +75,66 @@ final class BuildWorkers: @unchecked Sendable {
   }
 
   deinit {
+    stopping.store(true, ordering: .releasing)
     pthread_mutex_lock(mutex)
-    stopping = true
     pthread_cond_broadcast(posted)
     pthread_mutex_unlock(mutex)
     for t in threads { pthread_join(t, nil) }
     pthread_cond_destroy(posted)
-    pthread_cond_destroy(finished)
     pthread_mutex_destroy(mutex)
     mutex.deallocate()
     posted.deallocate()
-    finished.deallocate()
+    jobs.deallocate()
+    results.deallocate()
   }
 
-  /// Sets worker i's next job (before `run`).
-  func post(_ i: Int, _ job: Job) {
-    pthread_mutex_lock(mutex)
-    jobs[i] = job
-    pthread_mutex_unlock(mutex)
-  }
-
-  /// Starts the posted jobs, runs `mine` on the calling thread, and waits for the workers.
+  /// Runs the posted jobs (`jobs[0 ..< count]`) on the workers and `mine` on the calling
+  /// thread, and returns when all are done.
   func run(for builder: PresentationFrameBuilder, mine: () -> Void) {
-    pthread_mutex_lock(mutex)
     self.builder = builder
-    completed = 0
-    generation &+= 1
-    pthread_cond_broadcast(posted)
+    completed.store(0, ordering: .relaxed)
+    // Publishes the jobs and the builder to the workers.
+    generation.add(1, ordering: .releasing)
+    pthread_mutex_lock(mutex)
+    if sleeping > 0 { pthread_cond_broadcast(posted) }
     pthread_mutex_unlock(mutex)
     mine()
-    pthread_mutex_lock(mutex)
-    while completed < count { pthread_cond_wait(finished, mutex) }
+    var spins = 0
+    while completed.load(ordering: .acquiring) < count {
+      spins += 1
+      // A worker descheduled by the host: give the core back instead of spinning on it.
+      if spins > 4096 { sched_yield() }
+    }
     self.builder = nil
-    pthread_mutex_unlock(mutex)
   }
 
-  private func run(_ index: Int) {
+  private func _work(_ index: Int) {
     var seen = 0
     while true {
-      pthread_mutex_lock(mutex)
-      while generation == seen && !stopping { pthread_cond_wait(posted, mutex) }
-      if stopping {
-        pthread_mutex_unlock(mutex)
-        return
+      var g = generation.load(ordering: .acquiring)
+      if g == seen {
+        let start = _now()
+        var spins = 0
+        while g == seen && !stopping.load(ordering: .relaxed) {
+          spins &+= 1
+          if spins & 255 == 0 && _now() &- start > Self.spinNanoseconds { break }
+          g = generation.load(ordering: .acquiring)
+        }
       }
-      seen = generation
-      let job = jobs[index]
-      let b = builder
-      pthread_mutex_unlock(mutex)
-      let result = b.map { $0._runJob(job) } ?? Result()
-      pthread_mutex_lock(mutex)
-      results[index] = result
-      completed += 1
-      if completed == count { pthread_cond_signal(finished) }
-      pthread_mutex_unlock(mutex)
+      if g == seen {
+        pthread_mutex_lock(mutex)
+        sleeping += 1
+        while generation.load(ordering: .acquiring) == seen && !stopping.load(ordering: .relaxed) {
+          pthread_cond_wait(posted, mutex)
+        }
+        sleeping -= 1
+        pthread_mutex_unlock(mutex)
+        g = generation.load(ordering: .acquiring)
+      }
+      if stopping.load(ordering: .acquiring) { return }
+      seen = g
+      if let b = builder { results[index] = b._runJob(jobs[index]) } else { results[index] = Result() }
+      completed.add(1, ordering: .releasing)
     }
   }
 }

@@ -1,40 +1,101 @@
 import LayerModel
 
 extension PresentationFrameBuilder {
-  /// Pass 1 over every layer: the root, then the top-level subtrees split between threads.
+  /// Pass 1 over every layer: the root, then the top-level subtrees split between threads
+  /// (a layer on the general path reads its parent's context, so parts are whole subtrees).
   /// Answers how many order keys changed.
   func _pass1All(animated: Bool) -> Int {
     let n = _layerCount
     guard n > 0 else { return 0 }
-    var keys = _evaluate(0, animated: animated) ? 1 : 0
-    if let workers = _workers, n >= BuildWorkers.minimumRowsToSplit {
-      workers.post(0, .init(kind: .evaluateRange, lo: modelSplit, hi: n, animated: animated))
-      workers.run(for: self) { keys += _evaluateRange(1..<modelSplit, animated: animated) }
-      keys += workers.results[0].keysChanged
-    } else {
-      keys += _evaluateRange(1..<n, animated: animated)
+    let keys = _evaluate(0, animated: animated) ? 1 : 0
+    guard let workers = _workers, n >= BuildWorkers.minimumRowsToSplit else {
+      return keys + _evaluateRange(1..<n, animated: animated)
     }
     return keys
+      + _runParts(workers, .evaluateRange, animated: animated) { modelSplits[$0]..<modelSplits[$0 + 1] }.keysChanged
   }
 
-  /// Pass 1 over the layers evaluated on every animated build, split like `_pass1All`.
+  /// Pass 1 over the layers evaluated one by one on every animated build, split like
+  /// `_pass1All`.
   func _pass1List(animated: Bool) -> Int {
-    let list = alwaysEvaluated
-    if let workers = _workers, list.count >= BuildWorkers.minimumRowsToSplit {
-      // The first entry at or after the model split (ids are in preorder).
-      var lo = 0
-      var hi = list.count
-      while lo < hi {
-        let mid = (lo + hi) / 2
-        if Int(list[mid]) < modelSplit { lo = mid + 1 } else { hi = mid }
-      }
-      let split = lo
-      var keys = 0
-      workers.post(0, .init(kind: .evaluateList, lo: split, hi: list.count, animated: animated))
-      workers.run(for: self) { keys = _evaluateList(0..<split, animated: animated) }
-      return keys + workers.results[0].keysChanged
+    let count = alwaysEvaluated.count
+    guard let workers = _workers, count >= BuildWorkers.minimumRowsToSplit else {
+      return _evaluateList(0..<count, animated: animated)
     }
-    return _evaluateList(0..<list.count, animated: animated)
+    return alwaysEvaluated.withUnsafeBufferPointer { list in
+      // The first entry at or after a model split (ids are in preorder).
+      func entry(_ split: Int) -> Int {
+        var lo = 0
+        var hi = list.count
+        while lo < hi {
+          let mid = (lo + hi) / 2
+          if Int(list[mid]) < split { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+      }
+      return _runParts(workers, .evaluateList, animated: animated) { k in
+        (k == 0 ? 0 : entry(modelSplits[k]))..<(k == threads - 1 ? count : entry(modelSplits[k + 1]))
+      }.keysChanged
+    }
+  }
+
+  /// Pass 1 for the tracks on an animated build, in equal parts (tracks are independent):
+  /// answers how many order keys changed. (A build that switches between the model and the
+  /// presentation tree is a full one and evaluates every layer one by one.)
+  func _pass1Tracks() -> Int {
+    let n = tracks.count
+    guard n > 0 else { return 0 }
+    guard let workers = _workers, n >= BuildWorkers.minimumRowsToSplit else { return _evaluateTracks(0..<n) }
+    let parts = threads
+    return _runParts(workers, .evaluateTracks) { k in (k * n / parts)..<((k + 1) * n / parts) }.keysChanged
+  }
+
+  /// Runs one pass in `threads` parts: part 0 on this thread, part k on worker k - 1. Answers
+  /// the parts' results summed.
+  func _runParts(
+    _ workers: BuildWorkers, _ kind: BuildWorkers.JobKind, animated: Bool = true, columns: FrameColumns = .all,
+    _ part: (Int) -> Range<Int>
+  ) -> BuildWorkers.Result {
+    for k in 1..<threads {
+      let r = part(k)
+      workers.jobs[k - 1] = .init(
+        kind: kind, part: k, lo: r.lowerBound, hi: r.upperBound, animated: animated, columns: columns)
+    }
+    let mine = part(0)
+    var total = BuildWorkers.Result()
+    workers.run(for: self) {
+      total = _runJob(
+        .init(kind: kind, part: 0, lo: mine.lowerBound, hi: mine.upperBound, animated: animated, columns: columns))
+    }
+    for k in 0..<(threads - 1) {
+      total.rows += workers.results[k].rows
+      total.keysChanged += workers.results[k].keysChanged
+    }
+    return total
+  }
+
+  /// Tracks `range`: their local times, the program's track loop, then the row marks and order
+  /// keys of the layers whose numbers changed.
+  func _evaluateTracks(_ range: Range<Int>) -> Int {
+    tracks.withUnsafeBufferPointer { all in
+      let tr = all.baseAddress!
+      let program = scene.animations
+      let model = UnsafePointer(scene.lean.base)
+      let present = presentValues.base
+      for i in range { trackTime[i] = _localTime(Int(tr[i].layer)) }
+      let changedCount = program.evaluateTracks(
+        tr, range, localTimes: trackTime.base, model: model, present: present, changed: trackChanged.base,
+        scratch: trackActive.base)
+      guard changedCount > 0 else { return 0 }
+      var keys = 0
+      for i in range where trackChanged[i] != 0 {
+        let m = Int(tr[i].layer)
+        rowChanged[Int(rowOf[m])] = 1
+        // The zPosition number is the order key's source.
+        if _setOrderKey(m, present[m].v[9]) { keys += 1 }
+      }
+      return keys
+    }
   }
 
   func _evaluateRange(_ range: Range<Int>, animated: Bool) -> Int {
@@ -53,9 +114,9 @@ extension PresentationFrameBuilder {
     }
   }
 
-  /// Pass 1 for layer m (see the three-argument form).
-  func _evaluate(_ m: Int, animated: Bool) -> Bool {
-    _evaluate(m, animated: animated, scene.animations)
+  /// Pass 1 for layer m (see the full form).
+  func _evaluate(_ m: Int, animated: Bool, force: Bool = false) -> Bool {
+    _evaluate(m, animated: animated, scene.animations, force: force)
   }
 
   /// A worker's share of a pass.
@@ -64,15 +125,16 @@ extension PresentationFrameBuilder {
     switch job.kind {
     case .evaluateRange: result.keysChanged = _evaluateRange(job.lo..<job.hi, animated: job.animated)
     case .evaluateList: result.keysChanged = _evaluateList(job.lo..<job.hi, animated: job.animated)
+    case .evaluateTracks: result.keysChanged = _evaluateTracks(job.lo..<job.hi)
     case .composeAll: result.rows = _composeRows(job.lo..<job.hi, job.columns)
-    case .composeChanged: result.rows = _composeChangedRows(job.lo..<job.hi, job.columns)
+    case .composeChanged: result.rows = _composeChangedRows(job.lo..<job.hi, part: job.part, job.columns)
     }
     return result
   }
 
   /// Pass 1 for layer m: its presentation values (model columns with its animations applied
   /// at its local time), compared with the last build's bit for bit (so an incremental build
-  /// equals a full one); a layer that changed has its row marked. Two paths:
+  /// equals a full one); a layer that changed (or with `force`) has its row marked. Two paths:
   /// - lean (the layer's transform is affine, no sublayerTransform reaches it, its animations
   ///   are all lean): only its 11 presentation numbers are kept; pass 3 derives the level map,
   ///   inverse, bounds and flags from them (equal numbers give equal results);
@@ -82,7 +144,7 @@ extension PresentationFrameBuilder {
   /// threads may evaluate disjoint subtrees at once. `program` is the scene's animations, loaded
   /// once per pass by the caller (reading the property per layer would retain and release it).
   @inline(__always)
-  func _evaluate(_ m: Int, animated: Bool, _ program: FrozenAnimationProgram) -> Bool {
+  func _evaluate(_ m: Int, animated: Bool, _ program: FrozenAnimationProgram, force: Bool = false) -> Bool {
     let scene = self.scene
     let b = scene.bits[m]
     let p = Int(scene.parentColumn[m])
@@ -97,11 +159,11 @@ extension PresentationFrameBuilder {
       if runs {
         program.applyLean(scene.animationStart[m]..<scene.animationEnd[m], to: &v, atParentTime: _localTime(m))
       }
-      changed = !leanLevel[m] || !_same(presentValues[m], v)
+      changed = force || !leanLevel[m] || !_same(presentValues[m], v)
       if changed {
         presentValues[m] = v
         leanLevel[m] = true
-        levelDirty[m] = 1
+        linearInverse[m] = LinearInverse(scene.affineTransform[m])
       }
       zPosition = v.v[9]
       if b.contains(.hasSublayerTransform) {
@@ -113,14 +175,20 @@ extension PresentationFrameBuilder {
         hasContext[m] = false
       }
     }
-    let key = _ordersByZPosition && !zPosition.isNaN ? zPosition : 0
-    let keyChanged = orderKey[m].bitPattern != key.bitPattern
-    if keyChanged {
-      orderKey[m] = key
-      self.keyChanged[m] = 1
-    }
-    if changed || keyChanged { rowChanged[Int(rowOf[m])] = 1 }
+    let keyChanged = _setOrderKey(m, zPosition)
+    if changed || force || keyChanged { rowChanged[Int(rowOf[m])] = 1 }
     return keyChanged
+  }
+
+  /// Sets layer m's order key from its presentation zPosition; answers whether it changed (and
+  /// then marks it for `_collectResorts`).
+  @inline(__always)
+  func _setOrderKey(_ m: Int, _ zPosition: Double) -> Bool {
+    let key = _ordersByZPosition && !zPosition.isNaN ? zPosition : 0
+    guard orderKey[m].bitPattern != key.bitPattern else { return false }
+    orderKey[m] = key
+    keyChanged[m] = 1
+    return true
   }
 
   /// The general path of pass 1 (see `_evaluate`): answers whether the level results changed,
@@ -181,45 +249,73 @@ extension PresentationFrameBuilder {
     return (changed, s.zPosition)
   }
 
-  /// Hidden, admitted (`HitTestSemantics.admits`, from the cached rules) and clips
-  /// (`clipsDescent`).
   @inline(__always)
   func _admissionFlags(hidden: Bool, _ b: CompiledScene.Bits, opacity: Double) -> UInt8 {
-    var flags: UInt8 = hidden ? Self.localHidden : 0
-    let transparent = _hasAlphaThreshold && (_alphaInclusive ? opacity <= _alphaThreshold : opacity < _alphaThreshold)
-    if !hidden && !(_respectsInteraction && !b.contains(.interactive)) && !transparent {
-      flags |= Self.localAdmitted
+    _rules.flags(hidden: hidden, b, opacity: opacity)
+  }
+}
+
+/// The semantics' admission rules as plain values, and the level flags they give.
+struct AdmissionRules {
+  let clipsEveryLayer: Bool
+  let respectsInteraction: Bool
+  let hasAlphaThreshold: Bool
+  let alphaThreshold: Double
+  let alphaInclusive: Bool
+
+  init(_ semantics: HitTestSemantics) {
+    clipsEveryLayer = semantics.requiresPointInsideBeforeDescending
+    respectsInteraction = semantics.respectsUserInteraction
+    hasAlphaThreshold = semantics.alphaThreshold != nil
+    alphaThreshold = semantics.alphaThreshold ?? 0
+    alphaInclusive = semantics.alphaThresholdIsInclusive
+  }
+
+  /// Hidden, admitted (`HitTestSemantics.admits`) and clips (`clipsDescent`).
+  @inline(__always)
+  func flags(hidden: Bool, _ b: CompiledScene.Bits, opacity: Double) -> UInt8 {
+    var flags: UInt8 = hidden ? PresentationFrameBuilder.localHidden : 0
+    let transparent = hasAlphaThreshold && (alphaInclusive ? opacity <= alphaThreshold : opacity < alphaThreshold)
+    if !hidden && !(respectsInteraction && !b.contains(.interactive)) && !transparent {
+      flags |= PresentationFrameBuilder.localAdmitted
     }
-    if b.contains(.masks) || _clipsEveryLayer { flags |= Self.localClips }
+    if b.contains(.masks) || clipsEveryLayer { flags |= PresentationFrameBuilder.localClips }
     return flags
   }
+}
 
-  /// Local bounds, standardised; a null rect is empty.
-  @inline(__always)
-  func _box(_ r: Rect) -> Box {
-    r.isNull ? Box.nothing : Box(minX: r.minX, minY: r.minY, maxX: r.maxX, maxY: r.maxY)
+/// Local bounds, standardised; a null rect is empty.
+@inline(__always) func _box(_ r: Rect) -> Box {
+  r.isNull ? Box.nothing : Box(minX: r.minX, minY: r.minY, maxX: r.maxX, maxY: r.maxY)
+}
+
+/// `AffineMap.inverted` in two steps: the part that depends on the linear entries only (the
+/// adjugate's linear entries times `k = 1 / det`, and whether they are usable), kept per lean
+/// layer, then the translation for a map with those linear entries. The same operations on
+/// the same values: the same bits, one division per layer per model change instead of per
+/// frame.
+struct LinearInverse {
+  var a: Double, b: Double, c: Double, d: Double, k: Double
+  /// det is non-zero and finite and the four entries are finite.
+  var usable: Bool
+
+  init(_ m: AffineMap) {
+    let det = m.a * m.d - m.b * m.c
+    let k = 1 / det
+    a = m.d * k
+    b = -m.b * k
+    c = -m.c * k
+    d = m.a * k
+    self.k = k
+    usable = det != 0 && det.isFinite && (a * 0 + b * 0) + (c * 0 + d * 0) == 0
   }
 
-  /// A lean layer's level results, from its presentation numbers: the closed-form affine level
-  /// map (as `homographyToSuperlayer` computes it for an affine transform under a parent
-  /// without sublayerTransform), its inverse, flags and bounds.
-  @inline(__always)
-  func _leanLevel(_ m: Int) -> (map: AffineMap, inverse: AffineMap, flags: UInt8, box: Box) {
-    let v = presentValues[m]
-    let t = scene.affineTransform[m]
-    let b = scene.bits[m]
-    let ax = v.v[2] + v.v[6] * v.v[4]
-    let ay = v.v[3] + v.v[7] * v.v[5]
-    let map = AffineMap(
-      a: t.a, b: t.b, c: t.c, d: t.d, tx: -ax * t.a - ay * t.c + t.tx + v.v[0], ty: -ax * t.b - ay * t.d + t.ty + v.v[1]
-    )
-    var flags = _admissionFlags(hidden: b.contains(.hidden), b, opacity: v.v[10])
-    var inverse = AffineMap.identity
-    if let i = map.inverted {
-      inverse = i
-      flags |= Self.localInvertible
-    }
-    return (map, inverse, flags, _box(v.bounds))
+  /// The inverse of `m` (whose linear entries are the ones this was made from), or nil.
+  @inline(__always) func inverse(of m: AffineMap) -> AffineMap? {
+    let tx = (m.c * m.ty - m.d * m.tx) * k
+    let ty = (m.b * m.tx - m.a * m.ty) * k
+    guard usable, tx * 0 + ty * 0 == 0 else { return nil }
+    return AffineMap(a: a, b: b, c: c, d: d, tx: tx, ty: ty)
   }
 }
 

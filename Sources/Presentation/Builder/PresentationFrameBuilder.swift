@@ -23,7 +23,11 @@ public final class PresentationFrameBuilder {
   public let frame: PresentationFrame
   /// Worker threads for large trees (1: the calling thread only).
   public var threads: Int {
-    didSet { _workers = threads > 1 ? BuildWorkers(count: threads - 1) : nil }
+    didSet {
+      threads = Swift.max(threads, 1)
+      _workers = threads > 1 ? BuildWorkers(count: threads - 1) : nil
+      _built = false
+    }
   }
 
   public var root: Layer { scene.root }
@@ -52,20 +56,28 @@ public final class PresentationFrameBuilder {
   var levelHomographyInverse = ColumnBuffer<Homography>()
   var localBounds = ColumnBuffer<Box>()
   var localFlags = ColumnBuffer<UInt8>()
-  /// Lean layers keep only their presentation numbers (pass 3 derives the rest).
+  /// Lean layers keep only their presentation numbers and the inverse of their transform's
+  /// linear part; pass 3 derives their level map, inverse, flags and bounds from them.
   var leanLevel = ColumnBuffer<Bool>()
   var presentValues = ColumnBuffer<LeanValues>()
-  /// A lean layer whose numbers changed: pass 3 derives and stores its level.
-  var levelDirty = ColumnBuffer<UInt8>()
+  var linearInverse = ColumnBuffer<LinearInverse>()
   var orderKey = ColumnBuffer<Double>()
   /// The presentation state of layers whose sublayerTransform reaches their sublayers' maps.
   var contextState = ColumnBuffer<LayerState>()
   var hasContext = ColumnBuffer<Bool>()
   /// Local times of the layers with their own timing (the rest inherit).
   var nodeTime = ColumnBuffer<Double>()
-  /// Layers evaluated every animated build: the animated ones and the sublayers of animated
-  /// layers that carry a sublayerTransform context; in preorder.
+  /// Layers evaluated one by one on every animated build: the animated layers that are not
+  /// tracks and the sublayers of animated layers that carry a sublayerTransform context; in
+  /// preorder.
   var alwaysEvaluated: [Int32] = []
+  /// Animated lean layers with one lean animation, evaluated by the program's track loop
+  /// (`FrozenAnimationProgram.evaluateTracks`) on every animated build; in preorder. Their
+  /// local times and change marks are scratch columns of the same length.
+  var tracks: [LeanTrack] = []
+  var trackTime = ColumnBuffer<Double>()
+  var trackChanged = ColumnBuffer<UInt8>()
+  var trackActive = ColumnBuffer<ActiveTime>()
 
   // Row order.
   var rowOf = ColumnBuffer<Int32>()
@@ -81,25 +93,27 @@ public final class PresentationFrameBuilder {
   var resortCount = 0
   /// Rows whose subtree pass 3 must recompute (one byte each, as above).
   var rowChanged = ColumnBuffer<UInt8>()
-  /// Where pass 1 and pass 3 split between threads: the first layer (model order) and row
-  /// (row order) of the top-level subtree nearest the middle.
-  var modelSplit = 0
-  var rowSplit = 0
+  /// Where pass 1 splits between threads (`threads + 1` model indices from 1 to the layer
+  /// count): the top-level subtrees nearest equal shares.
+  var modelSplits: [Int] = []
+  /// Pass 3 splits at any rows: the rows on the paths from the root to the split rows are
+  /// composed first (`chainMark`, one byte per row; `chainRows` their list), and each part
+  /// skips them. `inheritedEnd[k]`: where the marked subtree that part k starts inside ends.
+  var chainMark = ColumnBuffer<UInt8>()
+  var chainRows = ColumnBuffer<Int32>()
+  var inheritedEnd: [Int] = []
 
   /// The semantics' rules as plain values (the struct holds a String: reading it per layer
   /// would retain and release it).
   let _ordersByZPosition: Bool
-  let _clipsEveryLayer: Bool
-  let _respectsInteraction: Bool
-  let _hasAlphaThreshold: Bool
-  let _alphaThreshold: Double
-  let _alphaInclusive: Bool
+  let _rules: AdmissionRules
 
   var _layerCount = 0
   var _built = false
   var _lastAnimated = true
   var _lastColumns: FrameColumns = []
   var _topologyVersion = -1
+  var _evaluationVersion = -1
   var _workers: BuildWorkers?
 
   static let localAdmitted: UInt8 = 1
@@ -116,14 +130,10 @@ public final class PresentationFrameBuilder {
     self.scene = scene
     self.semantics = semantics
     self.frame = PresentationFrame(semantics: semantics)
-    self.threads = threads
+    self.threads = Swift.max(threads, 1)
     _ordersByZPosition = semantics.ordersByZPosition
-    _clipsEveryLayer = semantics.requiresPointInsideBeforeDescending
-    _respectsInteraction = semantics.respectsUserInteraction
-    _hasAlphaThreshold = semantics.alphaThreshold != nil
-    _alphaThreshold = semantics.alphaThreshold ?? 0
-    _alphaInclusive = semantics.alphaThresholdIsInclusive
-    _workers = threads > 1 ? BuildWorkers(count: threads - 1) : nil
+    _rules = AdmissionRules(semantics)
+    _workers = self.threads > 1 ? BuildWorkers(count: self.threads - 1) : nil
   }
 
   deinit {
@@ -135,7 +145,10 @@ public final class PresentationFrameBuilder {
     localFlags.free()
     leanLevel.free()
     presentValues.free()
-    levelDirty.free()
+    linearInverse.free()
+    trackTime.free()
+    trackActive.free()
+    trackChanged.free()
     orderKey.free()
     contextState.free()
     hasContext.free()
@@ -148,6 +161,8 @@ public final class PresentationFrameBuilder {
     resort.free()
     resortList.free()
     rowChanged.free()
+    chainMark.free()
+    chainRows.free()
   }
 
   /// Kept for callers that changed the tree: the scene notices changes by itself, so this only
@@ -173,6 +188,7 @@ public final class PresentationFrameBuilder {
     let changes = scene.synchronize()
     var full = !_built || changes.topology || scene.topologyVersion != _topologyVersion
     if full { _reload() }
+    if scene.evaluationVersion != _evaluationVersion { _planEvaluation() }
     let columns = columns.union(.structure)
     if animated != _lastAnimated || !_lastColumns.isSuperset(of: columns) { full = true }
     let f = frame
@@ -191,11 +207,14 @@ public final class PresentationFrameBuilder {
       keys = _pass1All(animated: animated)
       stats.layersEvaluated = _layerCount
     } else {
-      for m in changes.layers where _evaluate(Int(m), animated: animated) { keys += 1 }
+      // A layer whose model changed recomputes its rows whatever its numbers (its transform,
+      // say, is not among them).
+      for m in changes.layers where _evaluate(Int(m), animated: animated, force: true) { keys += 1 }
       var evaluated = changes.layers.count
       if animated || _lastAnimated {
         keys += _pass1List(animated: animated)
-        evaluated += alwaysEvaluated.count
+        keys += _pass1Tracks()
+        evaluated += alwaysEvaluated.count + tracks.count
       }
       stats.layersEvaluated = evaluated
     }
@@ -232,7 +251,7 @@ public final class PresentationFrameBuilder {
     localFlags.reserve(n, filling: 0)
     leanLevel.reserve(n, filling: false)
     presentValues.reserve(n, filling: scene.lean[0])
-    levelDirty.reserve(n, filling: 0)
+    linearInverse.reserve(n, filling: LinearInverse(AffineMap.identity))
     orderKey.reserve(n, filling: 0)
     contextState.reserve(n, filling: scene.modelState(0))
     hasContext.reserve(n, filling: false)
@@ -247,32 +266,68 @@ public final class PresentationFrameBuilder {
     resortList.reserve(n, filling: 0)
     resortCount = 0
     rowChanged.reserve(n + 8, filling: 0)
-    modelSplit = _split(
+    chainMark.reserve(n, filling: 0)
+    chainRows.reserve(n, filling: 0)
+    inheritedEnd = [Int](repeating: 0, count: threads + 1)
+    modelSplits = _splits(
+      parts: threads,
       lengths: scene.childList[Int(scene.childStart[0])..<Int(scene.childStart[1])].map {
         Int(scene.subtreeSize[Int($0)])
       })
     frame._reserve(n)
     frame.orderGeneration &+= 1
-    alwaysEvaluated = (0..<n).compactMap { m in
-      scene.bits[m].contains(.animated)
-        || (m > 0 && _isContextBearing(Int(scene.parent[m]))
-          && scene.bits[Int(scene.parent[m])].contains(.animated))
-        ? Int32(m) : nil
-    }
+    _planEvaluation()
     _built = false
   }
 
-  /// Splits a run of top-level subtrees (their sizes, in order) near its middle: answers the
-  /// offset (counted from the first subtree, plus one for the root) where the second half
-  /// starts.
-  func _split(lengths: [Int]) -> Int {
-    let total = lengths.reduce(0, +)
-    var acc = 0
-    for l in lengths {
-      if 2 * (acc + l) > total { return 1 + (2 * acc + l > total ? acc : acc + l) }
-      acc += l
+  /// Sorts the layers evaluated on every animated build into tracks and the rest (after a
+  /// reload, and whenever the scene's animations or flags changed).
+  func _planEvaluation() {
+    let n = _layerCount
+    alwaysEvaluated.removeAll(keepingCapacity: true)
+    tracks.removeAll(keepingCapacity: true)
+    let program = scene.animations
+    for m in 0..<n {
+      let b = scene.bits[m]
+      let p = m == 0 ? -1 : Int(scene.parent[m])
+      let parentContext = p >= 0 && _isContextBearing(p)
+      if b.contains(.animated) {
+        // A track: on the lean path whatever happens (affine transform, no context above, lean
+        // animations) and carrying no context down.
+        if !parentContext && b.contains(.affineTransform) && b.contains(.leanAnimations)
+          && !b.contains(.hasSublayerTransform),
+          let t = program.track(layer: m, records: scene.animationStart[m]..<scene.animationEnd[m])
+        {
+          tracks.append(t)
+        } else {
+          alwaysEvaluated.append(Int32(m))
+        }
+      } else if parentContext && scene.bits[p].contains(.animated) {
+        alwaysEvaluated.append(Int32(m))
+      }
     }
-    return 1 + acc
+    trackTime.reserve(Swift.max(tracks.count, 1), filling: 0)
+    trackChanged.reserve(Swift.max(tracks.count, 1), filling: 0)
+    trackActive.reserve(Swift.max(tracks.count, 1), filling: ActiveTime(progress: 0, cycle: 0, seconds: 0))
+    _evaluationVersion = scene.evaluationVersion
+  }
+
+  /// Part boundaries over the top-level subtrees (their sizes, in order): `parts + 1` model
+  /// indices from 1 (the root is evaluated first) to one past the last layer, each inner one
+  /// the subtree start nearest an equal share.
+  func _splits(parts: Int, lengths: [Int]) -> [Int] {
+    var starts = [1]
+    for l in lengths { starts.append(starts[starts.count - 1] + l) }
+    let end = starts[starts.count - 1]
+    var splits = [1]
+    for k in 1..<Swift.max(parts, 1) {
+      let target = 1 + k * (end - 1) / parts
+      var best = splits[splits.count - 1]
+      for s in starts where s >= best && abs(s - target) < abs(best - target) { best = s }
+      splits.append(best)
+    }
+    splits.append(end)
+    return splits
   }
 
   /// Marks the parents of the layers whose order key changed for sorting (single-threaded,

@@ -80,6 +80,10 @@ public final class CompiledScene: LayerTreeObserver {
   private var topologyChanged = true
   /// Bumps whenever the topology is recompiled (layer ids change meaning).
   package private(set) var topologyVersion = 0
+  /// Bumps whenever what a build must evaluate may have changed: animations recompiled, or a
+  /// layer's flags changed (an affine transform became projective, a sublayerTransform
+  /// appeared, ...). Builders plan their per-frame lists again when it moves.
+  package private(set) var evaluationVersion = 0
 
   deinit {
     lean.free()
@@ -126,7 +130,9 @@ public final class CompiledScene: LayerTreeObserver {
     if pendingLayers.isEmpty && pendingAnimations.isEmpty { return changes }
     for l in pendingLayers {
       guard let m = index[ObjectIdentifier(l)] else { continue }
+      let before = bits[Int(m)]
       _readProperties(Int(m))
+      if bits[Int(m)] != before { evaluationVersion &+= 1 }
       changes.layers.append(m)
     }
     var recompiled = false
@@ -139,6 +145,7 @@ public final class CompiledScene: LayerTreeObserver {
     pendingLayers.removeAll(keepingCapacity: true)
     pendingAnimations.removeAll(keepingCapacity: true)
     if recompiled {
+      evaluationVersion &+= 1
       animations = FrozenAnimationProgram(program)
       animatedLayers = (0..<layers.count).compactMap { bits[$0].contains(.animated) ? Int32($0) : nil }
     }
@@ -190,6 +197,7 @@ public final class CompiledScene: LayerTreeObserver {
     pendingAnimations.removeAll()
     topologyChanged = false
     topologyVersion &+= 1
+    evaluationVersion &+= 1
   }
 
   /// Re-reads layer m's model properties into the columns.
