@@ -43,7 +43,9 @@ public struct RandomAnimation {
 
   /// A value of the kind `keyPath` takes, sometimes far from the usual range.
   func _value(_ keyPath: AnimatableKeyPath, _ rng: inout SplitMix64) -> AnimatableValue {
-    func n(_ lo: Double, _ hi: Double) -> Double { rng.chance(0.5) ? Double(Int(rng.uniform(lo, hi))) : rng.uniform(lo, hi) }
+    func n(_ lo: Double, _ hi: Double) -> Double {
+      rng.chance(0.5) ? Double(Int(rng.uniform(lo, hi))) : rng.uniform(lo, hi)
+    }
     switch keyPath.valueKind {
     case "point": return .point(Point(n(-100, 400), n(-100, 400)))
     case "size": return .size(Size(width: n(-20, 200), height: n(-20, 200)))

@@ -201,11 +201,16 @@ public final class PresentationFrameBuilder {
 
     let t0 = _now()
     _timeNodes(time, animated: animated)
-    let evaluateAll = full || changes.layers.contains { _isContextBearing(Int($0)) }
+    // A layer whose sublayerTransform reaches its sublayers' maps (now, or at the last build)
+    // changed: its sublayers' level maps may change too; evaluate every layer.
+    let evaluateAll = full || changes.layers.contains { _isContextBearing(Int($0)) || hasContext[Int($0)] }
     var keys = 0
     if evaluateAll {
       keys = _pass1All(animated: animated)
       stats.layersEvaluated = _layerCount
+      // A layer whose model changed recomputes its level and rows whatever its numbers (see
+      // below).
+      for m in changes.layers where _evaluate(Int(m), animated: animated, force: true) { keys += 1 }
     } else {
       // A layer whose model changed recomputes its rows whatever its numbers (its transform,
       // say, is not among them).
