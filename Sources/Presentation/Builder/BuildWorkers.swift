@@ -6,15 +6,16 @@ import Synchronization
 
 /// Worker threads for the frame builder's passes, created once. A job is a pass and a range
 /// (no closure, so handing one over allocates nothing): the caller posts one job per worker,
-/// runs its own share, then waits. A worker that finished spins for its next job for up to
-/// `spinNanoseconds` before sleeping on a condition variable: the passes of one build follow
-/// each other within microseconds (a sleeping thread takes tens of microseconds to wake on
-/// this kind of machine), while frames are milliseconds apart (spinning through them would
-/// burn a core).
+/// runs its own share, then waits. A worker that finished waits for its next job spinning
+/// (yielding its core now and then) for up to `spinNanoseconds`, then sleeps on a condition
+/// variable. Sleeping between passes or between frames closer than that would cost more than
+/// the split saves here: a sleeping thread takes tens to hundreds of microseconds to run again
+/// on a virtual machine, and the kernel tends to wake it on the waker's own core, where it
+/// then competes with the thread that posted the job instead of running beside it.
 final class BuildWorkers: @unchecked Sendable {
   /// Below this many rows (or layers) a pass is not worth splitting.
   static let minimumRowsToSplit = 4096
-  static let spinNanoseconds: UInt64 = 200_000
+  static let spinNanoseconds: UInt64 = 5_000_000
 
   enum JobKind: Int {
     case evaluateRange, evaluateList, evaluateTracks, composeAll, composeChanged
@@ -88,6 +89,16 @@ final class BuildWorkers: @unchecked Sendable {
     results.deallocate()
   }
 
+  /// Wakes sleeping workers so that they spin, ready for the jobs a build is about to post: a
+  /// sleeping thread can take hundreds of microseconds to run again on a virtual machine (its
+  /// idle virtual CPU must be woken first), so the build calls this as it starts, and the wake
+  /// overlaps the passes before the first split one.
+  func wake() {
+    pthread_mutex_lock(mutex)
+    if sleeping > 0 { pthread_cond_broadcast(posted) }
+    pthread_mutex_unlock(mutex)
+  }
+
   /// Runs the posted jobs (`jobs[0 ..< count]`) on the workers and `mine` on the calling
   /// thread, and returns when all are done.
   func run(for builder: PresentationFrameBuilder, mine: () -> Void) {
@@ -117,19 +128,26 @@ final class BuildWorkers: @unchecked Sendable {
         var spins = 0
         while g == seen && !stopping.load(ordering: .relaxed) {
           spins &+= 1
-          if spins & 255 == 0 && _now() &- start > Self.spinNanoseconds { break }
+          if spins & 31 == 0 {
+            if _now() &- start > Self.spinNanoseconds { break }
+            // Until the scheduler has spread the threads, a worker may share a core with the
+            // thread that is about to post: let it run.
+            sched_yield()
+          }
           g = generation.load(ordering: .acquiring)
         }
       }
       if g == seen {
+        // Sleep until a job is posted or `wake()` (then spin again).
         pthread_mutex_lock(mutex)
         sleeping += 1
-        while generation.load(ordering: .acquiring) == seen && !stopping.load(ordering: .relaxed) {
+        if generation.load(ordering: .acquiring) == seen && !stopping.load(ordering: .relaxed) {
           pthread_cond_wait(posted, mutex)
         }
         sleeping -= 1
         pthread_mutex_unlock(mutex)
         g = generation.load(ordering: .acquiring)
+        if g == seen && !stopping.load(ordering: .acquiring) { continue }
       }
       if stopping.load(ordering: .acquiring) { return }
       seen = g

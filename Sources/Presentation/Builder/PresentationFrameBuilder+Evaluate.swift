@@ -82,17 +82,25 @@ extension PresentationFrameBuilder {
       let program = scene.animations
       let model = UnsafePointer(scene.lean.base)
       let present = presentValues.base
-      for i in range { trackTime[i] = _localTime(Int(tr[i].layer)) }
-      let changedCount = program.evaluateTracks(
-        tr, range, localTimes: trackTime.base, model: model, present: present, changed: trackChanged.base,
-        scratch: trackActive.base)
-      guard changedCount > 0 else { return 0 }
       var keys = 0
-      for i in range where trackChanged[i] != 0 {
-        let m = Int(tr[i].layer)
-        rowChanged[Int(rowOf[m])] = 1
-        // The zPosition number is the order key's source.
-        if _setOrderKey(m, present[m].v[9]) { keys += 1 }
+      // In blocks, so that the track loop's second pass and the marks find the block's tracks
+      // still in cache (one pass over memory instead of four on large scenes).
+      var lo = range.lowerBound
+      while lo < range.upperBound {
+        let block = lo..<Swift.min(lo + 256, range.upperBound)
+        for i in block { trackTime[i] = _localTime(Int(tr[i].layer)) }
+        let changedCount = program.evaluateTracks(
+          tr, block, localTimes: trackTime.base, model: model, present: present, changed: trackChanged.base,
+          scratch: trackActive.base)
+        if changedCount > 0 {
+          for i in block where trackChanged[i] != 0 {
+            let m = Int(tr[i].layer)
+            rowChanged[Int(rowOf[m])] = 1
+            // The zPosition number is the order key's source.
+            if _setOrderKey(m, present[m].v[9]) { keys += 1 }
+          }
+        }
+        lo = block.upperBound
       }
       return keys
     }

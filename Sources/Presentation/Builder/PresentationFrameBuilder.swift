@@ -200,6 +200,7 @@ public final class PresentationFrameBuilder {
     stats.full = full
 
     let t0 = _now()
+    if _layerCount >= BuildWorkers.minimumRowsToSplit { _workers?.wake() }
     _timeNodes(time, animated: animated)
     // A layer whose sublayerTransform reaches its sublayers' maps (now, or at the last build)
     // changed: its sublayers' level maps may change too; evaluate every layer.
