@@ -52,6 +52,7 @@ public enum StrategyKind: String, CaseIterable, Sendable {
   case bvhLBVH = "bvh-lbvh"
   case bvhRefit = "bvh-refit"
   case grid = "grid"
+  case lazyWalk = "lazy-walk"
 
   /// Calls `visitor` with the concrete type: the one dynamic dispatch.
   public func dispatch<V: StrategyVisitor>(_ visitor: V) -> V.Result {
@@ -63,6 +64,7 @@ public enum StrategyKind: String, CaseIterable, Sendable {
     case .bvhLBVH: visitor.visit(frameStrategy: BVH<LinearBuilder>.self)
     case .bvhRefit: visitor.visit(frameStrategy: RefitBVH.self)
     case .grid: visitor.visit(frameStrategy: UniformGrid.self)
+    case .lazyWalk: visitor.visit(sceneStrategy: LazyWalk.self)
     }
   }
 

@@ -80,7 +80,10 @@ public struct Verifier {
         // The strategies answer on a frame whose hit regions are shrunk when a fault is injected
         // (a self-test of the verifier); the reference and the oracle see the true frame.
         let tested = shrinkHitRegions > 0 ? PresentationFrameBuilder(root: model, semantics: sem) : builder
-        if shrinkHitRegions > 0 { tested.build(at: t)._shrinkHitRegions(by: shrinkHitRegions) }
+        if shrinkHitRegions > 0 {
+          tested.build(at: t)._shrinkHitRegions(by: shrinkHitRegions)
+          tested.scene._shrinkHitRegions = shrinkHitRegions
+        }
         for kind in strategies {
           let got = kind.answers(tested, pts)
           var tally = report.tallies["\(kind.rawValue) \(sem.name)"] ?? Tally()
@@ -122,6 +125,7 @@ public struct Verifier {
     reference.update(with: frame)
     let tested = PresentationFrameBuilder(root: model, semantics: semantics)
     tested.build(at: time)._shrinkHitRegions(by: shrinkHitRegions)
+    tested.scene._shrinkHitRegions = shrinkHitRegions
     let got = strategy.answers(tested, [point])[0]
     return AnswerComparison.compare(got, reference.hitTest(point), at: point, oracle: ExactOracle(builder: builder))
       .isDisagreement

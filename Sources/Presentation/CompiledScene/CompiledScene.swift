@@ -74,6 +74,11 @@ public final class CompiledScene: LayerTreeObserver {
   /// The layers with at least one animation, in preorder.
   package private(set) var animatedLayers: [Int32] = []
 
+  /// Fault injection for testing verifiers: strategies that evaluate this scene lazily
+  /// (`LazyPresentation`) shrink every layer's hit region by this much on each side, as
+  /// `PresentationFrame._shrinkHitRegions` does to a built frame.
+  @_spi(FaultInjection) public var _shrinkHitRegions = 0.0
+
   // Changes since the last `synchronize()`.
   private var pendingLayers: [Layer] = []
   private var pendingAnimations: [Layer] = []
