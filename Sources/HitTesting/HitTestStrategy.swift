@@ -53,6 +53,8 @@ public struct StrategyCounters: Sendable, Equatable {
   public var reindexed = 0
   /// Layers whose motion could not be bounded (candidates everywhere in their window).
   public var unbounded = 0
+  /// The time window (or segment) an index over motion bounds uses, in seconds (0: none).
+  public var windowSeconds = 0.0
   public init() {}
 }
 

@@ -53,6 +53,9 @@ public enum StrategyKind: String, CaseIterable, Sendable {
   case bvhRefit = "bvh-refit"
   case grid = "grid"
   case lazyWalk = "lazy-walk"
+  case windowGrid = "window-grid"
+  case staggerGrid = "stagger-grid"
+  case linearBVH = "linear-bvh"
 
   /// Calls `visitor` with the concrete type: the one dynamic dispatch.
   public func dispatch<V: StrategyVisitor>(_ visitor: V) -> V.Result {
@@ -65,6 +68,9 @@ public enum StrategyKind: String, CaseIterable, Sendable {
     case .bvhRefit: visitor.visit(frameStrategy: RefitBVH.self)
     case .grid: visitor.visit(frameStrategy: UniformGrid.self)
     case .lazyWalk: visitor.visit(sceneStrategy: LazyWalk.self)
+    case .windowGrid: visitor.visit(sceneStrategy: WindowGrid.self)
+    case .staggerGrid: visitor.visit(sceneStrategy: StaggerGrid.self)
+    case .linearBVH: visitor.visit(sceneStrategy: LinearBoundsBVH.self)
     }
   }
 

@@ -19,6 +19,9 @@ public struct Verifier {
   /// Fault injection: the strategies answer on a frame whose every hit region is shrunk by
   /// this many points (0: off). A verifier that cannot see 1e-6 pt passes this; ours must fail.
   public var shrinkHitRegions = 0.0
+  /// Fault injection: the time-aware strategies use motion bounds shrunk by this much on each
+  /// side (a self-test of the bounds' verification: a bound one point too small must be seen).
+  public var shrinkMotionBounds = 0.0
 
   public init() {}
 
@@ -79,11 +82,14 @@ public struct Verifier {
         let expected = pts.map { reference.hitTest($0) }
         // The strategies answer on a frame whose hit regions are shrunk when a fault is injected
         // (a self-test of the verifier); the reference and the oracle see the true frame.
-        let tested = shrinkHitRegions > 0 ? PresentationFrameBuilder(root: model, semantics: sem) : builder
+        let faulty = shrinkHitRegions > 0 || shrinkMotionBounds > 0
+        let tested = faulty ? PresentationFrameBuilder(root: model, semantics: sem) : builder
+        if faulty { tested.build(at: t) }
         if shrinkHitRegions > 0 {
           tested.build(at: t)._shrinkHitRegions(by: shrinkHitRegions)
           tested.scene._shrinkHitRegions = shrinkHitRegions
         }
+        if shrinkMotionBounds > 0 { tested.scene._shrinkMotionBounds = shrinkMotionBounds }
         for kind in strategies {
           let got = kind.answers(tested, pts)
           var tally = report.tallies["\(kind.rawValue) \(sem.name)"] ?? Tally()

@@ -73,7 +73,7 @@ import Testing
     let g = try hitbench(["generate", "cards", "--layers", "200", "--seed", "3", "-o", scene])
     #expect(g.status == 0)
     let h = try hitbench(["hittest", "--scene", scene, "--point", "500,400", "--strategy", "all"])
-    #expect(h.status == 0 && h.stdout.split(separator: "\n").count == 7)
+    #expect(h.status == 0 && h.stdout.split(separator: "\n").count == strategyNames.count)
   }
 
   @Test func exportWritesBoxesAndPoints() throws {

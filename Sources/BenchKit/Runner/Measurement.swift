@@ -33,8 +33,11 @@ public struct Measurement: Sendable {
   public var rowsRecomputedPerFrame: Double
   public var presentationsPerQuery: Double
   public var candidatesPerQuery: Double
+  /// Re-indexed entries per frame: the mean (a per-window rebuild happens once in many frames).
   public var reindexedPerFrame: Double
   public var unboundedLayers: Double
+  /// The time window an index over motion bounds used (median, in ms; 0 for other strategies).
+  public var windowMs: Double
   public var allocationsPerFrame: Double
   public var bytesAllocatedPerFrame: Double
   public var peakResidentBytes: Int

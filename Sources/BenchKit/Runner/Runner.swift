@@ -149,6 +149,9 @@ final class _Recorder: FrameLoopHooks {
     let measured = Array(timings.dropFirst(warmup))
     func summary(_ v: (FrameTiming) -> UInt64) -> Summary { Summary(measured.map { Double(v($0)) }) }
     func median(_ v: (FrameTiming) -> Int) -> Double { Summary(measured.map { Double(v($0)) }).median }
+    func mean(_ v: (FrameTiming) -> Int) -> Double {
+      measured.isEmpty ? 0 : Double(measured.reduce(0) { $0 + v($1) }) / Double(measured.count)
+    }
     let qs = summary(\.queriesNs)
     let allocs = allocations.dropFirst(warmup)
     let byts = bytes.dropFirst(warmup)
@@ -163,8 +166,9 @@ final class _Recorder: FrameLoopHooks {
       buildComposeNs: summary(\.buildComposeNs), updateNs: summary(\.updateNs), queriesNs: qs,
       nsPerQuery: queries > 0 ? qs.median / Double(queries) : 0, rowsRecomputedPerFrame: median(\.rowsRecomputed),
       presentationsPerQuery: median(\.counters.presentations) / perQuery,
-      candidatesPerQuery: median(\.counters.candidates) / perQuery, reindexedPerFrame: median(\.counters.reindexed),
+      candidatesPerQuery: median(\.counters.candidates) / perQuery, reindexedPerFrame: mean(\.counters.reindexed),
       unboundedLayers: median(\.counters.unbounded),
+      windowMs: Summary(measured.map { $0.counters.windowSeconds * 1000 }).median,
       allocationsPerFrame: Double(allocs.reduce(0, +)) / n, bytesAllocatedPerFrame: Double(byts.reduce(0, +)) / n,
       peakResidentBytes: ResourceUsage.peakResidentBytes, indexBytes: outcome.indexBytes,
       testedPerQuery: outcome.testedPerQuery, verifiedAnswers: verified, toleratedAnswers: tolerated,

@@ -20,6 +20,8 @@ enum VerifyCommand {
     var layers: ClosedRange<Int> = 1...60
     var output = "verify-failures"
     var shrink = 0.0
+    var motionShrink = 0.0
+    var animated = 0.3
   }
 
   static var parser: ArgumentParser<Options> {
@@ -50,6 +52,13 @@ enum VerifyCommand {
       expected: "a directory"
     ) { $0.isEmpty ? nil : $0 }
     p.option(
+      "--animated", \.animated, valueName: "F", help: "fraction of each scene's layers animated (default 0.3)",
+      expected: "a number from 0 to 1", parse: ArgumentValues.number(in: 0...1))
+    p.option(
+      "--inject-motion-shrink", \.motionShrink, valueName: "D",
+      help: "self-test: time-aware strategies use motion bounds shrunk by D points; verify must fail",
+      expected: "a number from 0 to 1000", parse: ArgumentValues.number(in: 0...1000))
+    p.option(
       "--inject-shrink", \.shrink, valueName: "D",
       help: "self-test: strategies answer with every hit region shrunk by D points; verify must fail",
       expected: "a number from 0 to 1", parse: ArgumentValues.number(in: 0...1))
@@ -65,8 +74,9 @@ enum VerifyCommand {
     v.seed = o.seed
     if !o.strategies.isEmpty { v.strategies = o.strategies.filter { $0 != .treeWalk } }
     if !o.semantics.isEmpty { v.semantics = o.semantics }
-    v.generator = RandomScene(layerCount: o.layers, hostile: true, animatedFraction: 0.3)
+    v.generator = RandomScene(layerCount: o.layers, hostile: true, animatedFraction: o.animated)
     v.shrinkHitRegions = o.shrink
+    v.shrinkMotionBounds = o.motionShrink
     let progress = Progress(total: o.scenes, label: "verify")
     let report = v.run { progress.update($0) }
     progress.finish()

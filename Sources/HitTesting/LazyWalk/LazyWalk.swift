@@ -27,6 +27,9 @@ public struct LazyWalk: SceneStrategy {
   @usableFromInline var lazy: LazyPresentation?
   @usableFromInline let stack = ScratchBuffer<_Visit>()
   @usableFromInline var updated = false
+  /// The scene's change version at the update: a scene that changed since (its columns may
+  /// have been resized) must not be walked until the next update.
+  @usableFromInline var version = -1
 
   public init() {}
 
@@ -40,9 +43,10 @@ public struct LazyWalk: SceneStrategy {
     lazy.prepare(at: time, animated: animated)
     stack.reserve(lazy.count + 1)
     updated = true
+    version = lazy.scene.changeVersion
   }
 
-  public var isCurrent: Bool { updated }
+  public var isCurrent: Bool { updated && lazy?.scene.changeVersion == version }
 
   public var memoryFootprint: Int { stack.capacity * MemoryLayout<_Visit>.stride }
 

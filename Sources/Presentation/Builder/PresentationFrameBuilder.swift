@@ -114,6 +114,7 @@ public final class PresentationFrameBuilder {
   var _lastColumns: FrameColumns = []
   var _topologyVersion = -1
   var _evaluationVersion = -1
+  var _changeVersion = -1
   var _workers: BuildWorkers?
 
   static let localAdmitted: UInt8 = 1
@@ -186,7 +187,10 @@ public final class PresentationFrameBuilder {
   @discardableResult
   public func build(at time: Double, animated: Bool = true, columns: FrameColumns = .all) -> PresentationFrame {
     let changes = scene.synchronize()
-    var full = !_built || changes.topology || scene.topologyVersion != _topologyVersion
+    // Changes another consumer of the scene took: their list is gone, so start over.
+    let missed = changes.since != _changeVersion
+    _changeVersion = scene.changeVersion
+    var full = !_built || changes.topology || missed || scene.topologyVersion != _topologyVersion
     if full { _reload() }
     if scene.evaluationVersion != _evaluationVersion { _planEvaluation() }
     let columns = columns.union(.structure)

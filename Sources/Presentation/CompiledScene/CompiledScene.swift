@@ -78,6 +78,9 @@ public final class CompiledScene: LayerTreeObserver {
   /// (`LazyPresentation`) shrink every layer's hit region by this much on each side, as
   /// `PresentationFrame._shrinkHitRegions` does to a built frame.
   @_spi(FaultInjection) public var _shrinkHitRegions = 0.0
+  /// Fault injection for testing the motion bounds' checks: every box `MotionBounds` derives
+  /// from this scene is shrunk by this much on each side.
+  @_spi(FaultInjection) public var _shrinkMotionBounds = 0.0
 
   // Changes since the last `synchronize()`.
   private var pendingLayers: [Layer] = []
@@ -113,12 +116,20 @@ public final class CompiledScene: LayerTreeObserver {
   package func layerAnimationsDidChange(_ layer: Layer) { pendingAnimations.append(layer) }
   package func layerTreeDidChange() { topologyChanged = true }
 
+  /// Bumps with every `synchronize()` that found a change. Several consumers may share a scene
+  /// (a builder, lazy presentations, motion bounds); the first to synchronize gets the list of
+  /// changed layers, the others see the version move and start over.
+  package private(set) var changeVersion = 0
+
   /// What `synchronize()` found.
   package struct Changes {
     /// The topology was recompiled: every layer is new.
     package var topology = false
     /// Layers whose properties or animations changed (preorder ids, unsorted, maybe repeated).
     package var layers: [Int32] = []
+    /// `changeVersion` before these changes: a consumer that last saw another version missed
+    /// changes another consumer took.
+    package var since = 0
   }
 
   /// Brings the columns up to date with the layer tree: a topology change recompiles
@@ -127,12 +138,15 @@ public final class CompiledScene: LayerTreeObserver {
   @discardableResult
   package func synchronize() -> Changes {
     var changes = Changes()
+    changes.since = changeVersion
     if topologyChanged {
       _compileAll()
       changes.topology = true
+      changeVersion &+= 1
       return changes
     }
     if pendingLayers.isEmpty && pendingAnimations.isEmpty { return changes }
+    changeVersion &+= 1
     for l in pendingLayers {
       guard let m = index[ObjectIdentifier(l)] else { continue }
       let before = bits[Int(m)]

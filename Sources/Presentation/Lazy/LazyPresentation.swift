@@ -27,8 +27,7 @@ public final class LazyPresentation {
   var rank = ColumnBuffer<Int32>()
   var stamp: UInt32 = 0
   var animated = true
-  var _topologyVersion = -1
-  var _evaluationVersion = -1
+  var _changeVersion = -1
 
   /// Whether the hit-test order is the same at every time (no animation moves a zPosition, or
   /// the semantics ignore it): then `rank` orders candidates.
@@ -49,6 +48,8 @@ public final class LazyPresentation {
     self.semantics = semantics
     self.columns = columns.union(.structure)
     builder = PresentationFrameBuilder(scene: scene, semantics: semantics)
+    // The composer reads the frame's columns, which exist once the builder has sized them.
+    builder._reload()
     composer = _RowComposer(builder, columns)
     _attach()
   }
@@ -68,8 +69,7 @@ public final class LazyPresentation {
     scene.synchronize()
     builder._reload()
     let n = scene.count
-    _topologyVersion = scene.topologyVersion
-    _evaluationVersion = scene.evaluationVersion
+    _changeVersion = scene.changeVersion
     // The static order: the model tree's rows (order keys from the model zPositions).
     builder.frame.time = 0
     _ = builder._pass1All(animated: false)
@@ -100,12 +100,8 @@ public final class LazyPresentation {
   /// Starts a frame at clock time `time` (the presentation tree, or with `animated: false` the
   /// model tree): forgets every evaluation. O(layers with their own timing).
   public func prepare(at time: Double, animated: Bool = true) {
-    let changes = scene.synchronize()
-    if changes.topology || scene.topologyVersion != _topologyVersion
-      || scene.evaluationVersion != _evaluationVersion || !changes.layers.isEmpty
-    {
-      _attach()
-    }
+    scene.synchronize()
+    if scene.changeVersion != _changeVersion { _attach() }
     self.animated = animated
     builder.frame.time = time
     builder._timeNodes(time, animated: animated)
@@ -201,6 +197,10 @@ public final class LazyPresentation {
     }
     return UnsafeBufferPointer(start: builder.sortedChildren.base + a, count: b - a)
   }
+
+  /// Layer m's row in the presentation frame of the model tree: its hit-test rank at every
+  /// time when `orderIsStatic`.
+  public func staticRank(_ m: Int) -> Int32 { rank[m] }
 
   /// Whether layer a comes after layer b in hit-test order (a wins over b) at this frame's
   /// time. Both must be evaluated (`evaluate` or `ensure`). O(1) with a static order, else

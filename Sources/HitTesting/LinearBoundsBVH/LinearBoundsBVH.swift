@@ -1,0 +1,340 @@
+import LayerModel
+import Presentation
+
+/// Time-aware with linear bounds, as Embree's motion-blur BVHs store them: for a time segment
+/// [T0, T1], each moving group's box at T0 and its change to T1, so that the box interpolated at
+/// any t in the segment holds the group (a query at t interpolates each node's box: about twice
+/// the cost of a static box test, for boxes that follow the motion instead of covering it).
+/// For a group whose root moves piecewise linearly in time (a basic animation or a linear
+/// keyframe track, under a fixed parent: particles, scroll views, wiggles) the lines are exact:
+/// through its boxes at T0 and T1, moved out by how far the box at any breakpoint (key time,
+/// iteration end) strays from them (`MotionBounds.linearBounds`). Other groups' lines come from
+/// `sub` sub-segment boxes: the line through the first and last sub-box's edges, moved out by
+/// the most any sub-box sticks out of it (then every sub-box, hence the group, is inside the
+/// interpolated box over its sub-segment). A binary BVH over the
+/// groups (median splits), rebuilt per segment; segment length as `window-grid`'s windows.
+/// Fixed layers and each group's members are indexed once (`MotionGroups`).
+///
+/// Update: O(1) inside a segment, O(groups x (sub x depth + log groups)) when it rebuilds.
+/// Query: O(log groups + overlapping leaves + candidates).
+public struct LinearBoundsBVH: SceneStrategy {
+  public static let name = "linear-bvh"
+  public static let summary =
+    "time-aware: Embree-style linear bounds (a box at the segment start plus its change) in a BVH rebuilt per time segment"
+  public static let family = StrategyFamily.timeAware
+
+  @usableFromInline var state: _LinearState?
+
+  public init() {}
+
+  public mutating func attach(to scene: CompiledScene, semantics: HitTestSemantics) {
+    state = _LinearState(MotionGroups(scene: scene, semantics: semantics))
+  }
+
+  public mutating func update(at time: Double, animated: Bool) {
+    guard let s = state else { preconditionFailure("linear-bvh: update before attach") }
+    s.update(at: time, animated: animated)
+  }
+
+  /// Updated, and the scene has not changed since (its groups would no longer describe it).
+  public var isCurrent: Bool { state?.isCurrent ?? false }
+  public var memoryFootprint: Int { state?.memoryFootprint ?? 0 }
+  public var counters: StrategyCounters { state?.counters ?? StrategyCounters() }
+
+  public func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
+    guard let s = state else { return nil }
+    return s.hitTest(p, counter: &counter)
+  }
+}
+
+/// A box at the segment start and at its end; at fraction s of the segment, the box between.
+struct LinearBox {
+  var start: Box
+  var end: Box
+
+  @inline(__always) func at(_ s: Double) -> Box {
+    Box(
+      minX: start.minX + (end.minX - start.minX) * s, minY: start.minY + (end.minY - start.minY) * s,
+      maxX: start.maxX + (end.maxX - start.maxX) * s, maxY: start.maxY + (end.maxY - start.maxY) * s)
+  }
+
+  /// Whether the box at fraction s holds p. Infinite edges (unbounded groups) hold everything on
+  /// their side (an infinite start and end would interpolate to NaN).
+  @inline(__always) func holds(_ p: Point, at s: Double) -> Bool {
+    @inline(__always) func lerp(_ a: Double, _ b: Double) -> Double { a == b ? a : a + (b - a) * s }
+    return p.x >= lerp(start.minX, end.minX) && p.x <= lerp(start.maxX, end.maxX)
+      && p.y >= lerp(start.minY, end.minY) && p.y <= lerp(start.maxY, end.maxY)
+  }
+
+  /// Both boxes' union with another's: a node's linear bounds (interpolation is monotone in
+  /// each end, so the union of the ends bounds the children at every s).
+  func union(_ o: LinearBox) -> LinearBox {
+    LinearBox(start: _union(start, o.start), end: _union(end, o.end))
+  }
+}
+
+@inline(__always) func _union(_ a: Box, _ b: Box) -> Box {
+  if a.isEmpty { return b }
+  if b.isEmpty { return a }
+  return Box(
+    minX: Swift.min(a.minX, b.minX), minY: Swift.min(a.minY, b.minY), maxX: Swift.max(a.maxX, b.maxX),
+    maxY: Swift.max(a.maxY, b.maxY))
+}
+
+@usableFromInline final class _LinearState {
+  let groups: MotionGroups
+  /// Sub-segments per segment for fitting the lines.
+  static let sub = 4
+  static let leafSize = 4
+  let leaf = ScratchBuffer<LinearBox>()
+  /// Per group: its bounds are exact linear bounds (`MotionBounds.linearBounds`).
+  let exact = ScratchBuffer<Bool>()
+  let subBoxes = ScratchBuffer<Box>()
+  let order = ScratchBuffer<Int32>()
+  let centre = ScratchBuffer<Double>()
+  let centreY = ScratchBuffer<Double>()
+  /// Nodes: bounds, and either two children (`first` = left child, right = first + 1) or a
+  /// leaf range of `order` (`count` > 0).
+  let nodeBox = ScratchBuffer<LinearBox>()
+  let nodeFirst = ScratchBuffer<Int32>()
+  let nodeCount = ScratchBuffer<Int32>()
+  let stack = ScratchBuffer<Int32>()
+  var nodes = 0
+  var segmentStart = Double.nan
+  var segmentEnd = Double.nan
+  var fraction = 0.0
+  var length = WindowLength()
+  var updated = false
+  var animated = true
+  var counters = StrategyCounters()
+
+  init(_ groups: MotionGroups) {
+    self.groups = groups
+  }
+
+  var memoryFootprint: Int {
+    (leaf.capacity + nodeBox.capacity) * MemoryLayout<LinearBox>.stride + (nodeFirst.capacity + nodeCount.capacity) * 4
+  }
+
+  func update(at t: Double, animated: Bool) {
+    let changed = groups.refresh()
+    groups.lazy.prepare(at: t, animated: animated)
+    counters = StrategyCounters()
+    if changed || !(t >= segmentStart && t < segmentEnd) || animated != self.animated {
+      length.windowEnded()
+      let t0 = monotonicNanoseconds()
+      _rebuild(from: t, animated: animated)
+      length.reindexNs = monotonicNanoseconds() &- t0
+    }
+    fraction =
+      segmentEnd > segmentStart ? Swift.min(Swift.max((t - segmentStart) / (segmentEnd - segmentStart), 0), 1) : 0
+    length.frames += 1
+    counters.windowSeconds = length.seconds
+    self.animated = animated
+    updated = true
+    version = groups.scene.changeVersion
+  }
+
+  var version = -1
+  var isCurrent: Bool { updated && groups.scene.changeVersion == version }
+
+  func _rebuild(from t: Double, animated: Bool) {
+    let g = groups
+    let count = g.root.count
+    leaf.reserve(count)
+    exact.reserve(count)
+    subBoxes.reserve(count * Self.sub)
+    order.reserve(count)
+    centre.reserve(count)
+    centreY.reserve(count)
+    nodeBox.reserve(2 * count + 1)
+    nodeFirst.reserve(2 * count + 1)
+    nodeCount.reserve(2 * count + 1)
+    stack.reserve(2 * count + 64)
+    let end = animated ? t + length.seconds : t
+    let step = (end - t) / Double(Self.sub)
+    var unbounded = 0
+    // Exact linear bounds where a group's root moves piecewise linearly (its box and its
+    // members' region, from the breakpoints of its motion).
+    let l = leaf.base
+    let exact = self.exact.base
+    for k in 1..<count {
+      exact[k] = false
+      let r = Int(g.root[k])
+      guard end > t, let b = g.motion.linearBounds(of: r, region: g.hull[k], from: t, to: end) else { continue }
+      l[k] = LinearBox(start: b.start, end: b.end)
+      exact[k] = true
+    }
+    // The others: sub-segment boxes, one sub-segment at a time (the motion bounds memoise
+    // ancestors per window), and lines through the first and last, moved out to hold them all.
+    let sb = subBoxes.base
+    for j in 0..<Self.sub {
+      let a = t + step * Double(j)
+      let b = j == Self.sub - 1 ? end : t + step * Double(j + 1)
+      for k in 1..<count where !exact[k] {
+        let r = Int(g.root[k])
+        _ = g.motion.box(of: r, from: a, to: b)
+        if j == 0 && g.motion.isUnbounded(r) { unbounded += 1 }
+        sb[k * Self.sub + j] = g.windowBox(k)
+      }
+    }
+    for k in 1..<count where !exact[k] { l[k] = _fit(sb + k * Self.sub) }
+    l[0] = LinearBox(start: .nothing, end: .nothing)
+    // The BVH over groups 1 ..< count.
+    let o = order.base
+    let cx = centre.base
+    let cy = centreY.base
+    for k in 1..<count {
+      o[k - 1] = Int32(k)
+      // The centre of the box halfway through the segment.
+      let mid = l[k].at(0.5)
+      cx[k] = mid.isEmpty || !(mid.minX.isFinite && mid.maxX.isFinite) ? 0 : (mid.minX + mid.maxX) * 0.5
+      cy[k] = mid.isEmpty || !(mid.minY.isFinite && mid.maxY.isFinite) ? 0 : (mid.minY + mid.maxY) * 0.5
+    }
+    nodes = 0
+    if count > 1 {
+      nodes = 1
+      _build(0, 0, count - 1)
+    }
+    segmentStart = t
+    segmentEnd = animated ? end : .infinity
+    counters.reindexed = g.movingCount
+    counters.unbounded = unbounded
+  }
+
+  /// The linear bounds holding `sub` sub-boxes (lines through the first and last, moved out).
+  func _fit(_ s: UnsafePointer<Box>) -> LinearBox {
+    let n = Self.sub
+    var union = Box.nothing
+    for j in 0..<n { union = _union(union, s[j]) }
+    guard !union.isEmpty else { return LinearBox(start: .nothing, end: .nothing) }
+    let all = union
+    let lowX = Self._line(s, n, all, \.minX, lower: true)
+    let lowY = Self._line(s, n, all, \.minY, lower: true)
+    let highX = Self._line(s, n, all, \.maxX, lower: false)
+    let highY = Self._line(s, n, all, \.maxY, lower: false)
+    return LinearBox(
+      start: Box(minX: lowX.0, minY: lowY.0, maxX: highX.0, maxY: highY.0),
+      end: Box(minX: lowX.1, minY: lowY.1, maxX: highX.1, maxY: highY.1))
+  }
+
+  /// One edge's line: through the first and last sub-box's edge, moved out by the most a
+  /// sub-box's edge sticks out of it at either end of its sub-segment (an empty sub-box, never
+  /// a candidate, stands in as the union of all). Infinite when an edge is.
+  static func _line(
+    _ s: UnsafePointer<Box>, _ n: Int, _ all: Box, _ edge: KeyPath<Box, Double>, lower: Bool
+  ) -> (Double, Double) {
+    @inline(__always) func v(_ j: Int) -> Double { s[j].isEmpty ? all[keyPath: edge] : s[j][keyPath: edge] }
+    let infinite = lower ? (-Double.infinity, -Double.infinity) : (Double.infinity, Double.infinity)
+    let a = v(0)
+    let b = v(n - 1)
+    guard a.isFinite && b.isFinite else { return infinite }
+    var out = 0.0
+    for j in 0..<n {
+      let x = v(j)
+      guard x.isFinite else { return infinite }
+      let y0 = a + (b - a) * (Double(j) / Double(n))
+      let y1 = a + (b - a) * (Double(j + 1) / Double(n))
+      out = Swift.max(out, lower ? Swift.max(y0 - x, y1 - x) : Swift.max(x - y0, x - y1))
+    }
+    // The interpolation's own rounding: a relative pad.
+    let pad = out + (Swift.abs(a) + Swift.abs(b)) * 1e-12 + 1e-12
+    return lower ? (a - pad, b - pad) : (a + pad, b + pad)
+  }
+
+  /// Builds node `node` over `order[lo ..< hi]`, children split at the median centre, taking the
+  /// next two free node slots.
+  func _build(_ node: Int, _ lo: Int, _ hi: Int) {
+    let o = order.base
+    var bounds = leaf.base[Int(o[lo])]
+    for i in (lo + 1)..<hi { bounds = bounds.union(leaf.base[Int(o[i])]) }
+    nodeBox.base[node] = bounds
+    if hi - lo <= Self.leafSize {
+      nodeFirst.base[node] = Int32(lo)
+      nodeCount.base[node] = Int32(hi - lo)
+      return
+    }
+    let mid = (lo + hi) / 2
+    // Split along the axis over which the centres spread most.
+    var x0 = Double.infinity
+    var x1 = -Double.infinity
+    var y0 = Double.infinity
+    var y1 = -Double.infinity
+    for i in lo..<hi {
+      let k = Int(o[i])
+      x0 = Swift.min(x0, centre.base[k])
+      x1 = Swift.max(x1, centre.base[k])
+      y0 = Swift.min(y0, centreY.base[k])
+      y1 = Swift.max(y1, centreY.base[k])
+    }
+    _select(lo, hi, mid, x1 - x0 >= y1 - y0 ? centre.base : centreY.base)
+    nodeCount.base[node] = 0
+    let left = nodes
+    nodes += 2
+    nodeFirst.base[node] = Int32(left)
+    _build(left, lo, mid)
+    _build(left + 1, mid, hi)
+  }
+
+  /// Partially orders `order[lo ..< hi]` by centre so that position `k` holds its order
+  /// statistic (quickselect; no allocation).
+  func _select(_ lo0: Int, _ hi0: Int, _ k: Int, _ c: UnsafeMutablePointer<Double>) {
+    let o = order.base
+    var lo = lo0
+    var hi = hi0 - 1
+    while lo < hi {
+      let pivot = c[Int(o[(lo + hi) / 2])]
+      var i = lo
+      var j = hi
+      while i <= j {
+        while c[Int(o[i])] < pivot { i += 1 }
+        while c[Int(o[j])] > pivot { j -= 1 }
+        if i <= j {
+          let tmp = o[i]
+          o[i] = o[j]
+          o[j] = tmp
+          i += 1
+          j -= 1
+        }
+      }
+      if k <= j { hi = j } else if k >= i { lo = i } else { return }
+    }
+  }
+
+  @inline(__always)
+  func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
+    let g = groups
+    var best = MotionGroups.Best()
+    var candidates = 0
+    g.query(group: 0, p, &best, candidates: &candidates, counter: &counter)
+    if nodes > 0 {
+      let s = fraction
+      let st = stack.base
+      var sp = 1
+      st[0] = 0
+      while sp > 0 {
+        sp -= 1
+        let node = Int(st[sp])
+        counter.tested(1)
+        guard nodeBox.base[node].holds(p, at: s) else { continue }
+        let n = Int(nodeCount.base[node])
+        let first = Int(nodeFirst.base[node])
+        if n == 0 {
+          st[sp] = Int32(first)
+          st[sp + 1] = Int32(first + 1)
+          sp += 2
+          continue
+        }
+        for i in first..<(first + n) {
+          let k = Int(order.base[i])
+          counter.tested(1)
+          if leaf.base[k].holds(p, at: s) { g.query(group: k, p, &best, candidates: &candidates, counter: &counter) }
+        }
+      }
+    }
+    counters.candidates &+= candidates
+    counters.presentations = g.lazy.evaluations
+    length.candidates &+= candidates
+    return best.layer >= 0 ? LayerID(Int32(best.layer)) : nil
+  }
+}

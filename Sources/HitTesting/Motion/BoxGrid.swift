@@ -1,0 +1,117 @@
+import LayerModel
+import Presentation
+
+/// A uniform grid over a changing list of boxes, rebuilt in place (counting sort into cell
+/// lists): the time-aware strategies' top level, over the moving groups' window boxes. Cell side
+/// from the boxes' mean extent, at most 128 x 128 cells over the boxes' finite extent; a box
+/// reaching past it (or the whole plane) is listed in the edge cells it reaches, and a point
+/// outside is looked up in the nearest edge cell. No allocation once its buffers have grown to
+/// the largest list seen.
+final class BoxGrid {
+  var originX = 0.0
+  var originY = 0.0
+  var inverseSide = 1.0
+  var columns = 1
+  var rows = 1
+  let cellStart = ScratchBuffer<Int32>()
+  let fill = ScratchBuffer<Int32>()
+  let entries = ScratchBuffer<Int32>()
+  var entryCount = 0
+
+  /// Rebuilds over `boxes[0 ..< count]`; entries are indices into them, ascending within a cell.
+  func rebuild(_ boxes: UnsafePointer<Box>, count: Int) {
+    var minX = Double.infinity
+    var minY = Double.infinity
+    var maxX = -Double.infinity
+    var maxY = -Double.infinity
+    var extent = 0.0
+    var finite = 0
+    for i in 0..<count {
+      let b = boxes[i]
+      guard !b.isEmpty, b.minX.isFinite, b.maxX.isFinite, b.minY.isFinite, b.maxY.isFinite else { continue }
+      minX = Swift.min(minX, b.minX)
+      minY = Swift.min(minY, b.minY)
+      maxX = Swift.max(maxX, b.maxX)
+      maxY = Swift.max(maxY, b.maxY)
+      extent += Swift.max(b.maxX - b.minX, b.maxY - b.minY)
+      finite += 1
+    }
+    if finite == 0 {
+      minX = 0
+      minY = 0
+      maxX = 1
+      maxY = 1
+      extent = 1
+      finite = 1
+    }
+    let w = maxX - minX
+    let h = maxY - minY
+    let side = Swift.max(extent / Double(finite), Swift.max(w, h) / 128, 1e-9)
+    originX = minX
+    originY = minY
+    inverseSide = 1 / side
+    columns = _cellCount(w * inverseSide, limit: 128)
+    rows = _cellCount(h * inverseSide, limit: 128)
+    let cells = columns * rows
+    cellStart.reserve(cells + 1)
+    fill.reserve(cells + 1)
+    let start = cellStart.base
+    for c in 0...cells { start[c] = 0 }
+    for i in 0..<count {
+      let (x0, x1, y0, y1) = _span(boxes[i])
+      if x0 > x1 { continue }
+      for y in y0...y1 { for x in x0...x1 { start[y * columns + x + 1] &+= 1 } }
+    }
+    for c in 0..<cells { start[c + 1] &+= start[c] }
+    entryCount = Int(start[cells])
+    // With headroom: the count changes from window to window, and growing by exactly what is
+    // needed would allocate again at every slightly larger one.
+    if entryCount > entries.capacity { entries.reserve(entryCount * 3 / 2 + 64) }
+    let f = fill.base
+    for c in 0..<cells { f[c] = start[c] }
+    let e = entries.base
+    for i in 0..<count {
+      let (x0, x1, y0, y1) = _span(boxes[i])
+      if x0 > x1 { continue }
+      for y in y0...y1 {
+        for x in x0...x1 {
+          let c = y * columns + x
+          e[Int(f[c])] = Int32(i)
+          f[c] &+= 1
+        }
+      }
+    }
+  }
+
+  @inline(__always) func _span(_ b: Box) -> (Int, Int, Int, Int) {
+    if b.isEmpty { return (1, 0, 1, 0) }
+    return (
+      _cell(b.minX, originX, columns), _cell(b.maxX, originX, columns), _cell(b.minY, originY, rows),
+      _cell(b.maxY, originY, rows)
+    )
+  }
+
+  @inline(__always) func _cell(_ v: Double, _ origin: Double, _ count: Int) -> Int {
+    let c = (v - origin) * inverseSide
+    guard c >= 0 else { return 0 }
+    guard c < Double(count) else { return count - 1 }
+    return Int(c)
+  }
+
+  /// The entries of the cell holding p (the nearest cell when p is outside): a range of
+  /// `entries`.
+  @inline(__always) func lookup(_ p: Point) -> Range<Int> {
+    guard !p.x.isNaN, !p.y.isNaN else { return 0..<0 }
+    let c = _cell(p.y, originY, rows) * columns + _cell(p.x, originX, columns)
+    return Int(cellStart.base[c])..<Int(cellStart.base[c + 1])
+  }
+
+  var memoryFootprint: Int { (cellStart.capacity + fill.capacity + entries.capacity) * 4 }
+}
+
+/// Cells along one side for an extent of `cells` cell sides: at least 1, at most `limit`, and
+/// 1 when the extent is not a finite number (an overflowing width or a zero side).
+@inline(__always) func _cellCount(_ cells: Double, limit: Int) -> Int {
+  guard cells.isFinite else { return cells == .infinity ? limit : 1 }
+  return Swift.max(1, Swift.min(limit, Int(Swift.min(cells.rounded(.up), Double(limit)))))
+}

@@ -1,0 +1,619 @@
+/// What a layer's presentation numbers can be over a span of time: an interval per lean number
+/// (position, bounds, anchorPoint, anchorPointZ, zPosition, opacity) and the transform, exact
+/// while no animation touches it, else as intervals of its 2D decomposition (translation,
+/// angle, scales, shear). `bounded` is false when some animation could not be bounded (then the
+/// layer's box is the whole plane). No allocation.
+package struct IntervalState: Sendable {
+  package var lean: InlineArray<11, Interval>
+  package var transformExact: Transform3D?
+  /// tx, ty, angle, sx, sy, shear (`AffineDecomposition`), when the transform is animated.
+  package var decomposition: InlineArray<6, Interval>
+  /// A path's rotationMode turns the layer by its tangent: any angle.
+  package var anyRotation = false
+  package var bounded = true
+  /// An animation can change the sublayerTransform (the sublayers' maps then move).
+  package var sublayerTransformMoves = false
+
+  package init(_ s: LayerState) {
+    let v = LeanValues(s)
+    lean = InlineArray { Interval(v.v[$0]) }
+    transformExact = s.transform
+    decomposition = InlineArray(repeating: Interval(0))
+  }
+
+  /// The smallest state holding both.
+  package func hull(_ o: IntervalState) -> IntervalState {
+    var r = self
+    for i in 0..<11 { r.lean[i] = lean[i].hull(o.lean[i]) }
+    r.bounded = bounded && o.bounded
+    r.anyRotation = anyRotation || o.anyRotation
+    r.sublayerTransformMoves = sublayerTransformMoves || o.sublayerTransformMoves
+    if let a = transformExact, let b = o.transformExact, a == b { return r }
+    guard let da = _decomposition, let db = o._decomposition else {
+      r.bounded = false
+      return r
+    }
+    r.transformExact = nil
+    for i in 0..<6 { r.decomposition[i] = da[i].hull(db[i]) }
+    return r
+  }
+
+  /// The transform's decomposition as intervals (nil: a transform that is not 2D affine).
+  package var _decomposition: InlineArray<6, Interval>? {
+    guard let m = transformExact else { return decomposition }
+    guard m.isAffine else { return nil }
+    let d = AffineDecomposition(m)
+    return [Interval(d.tx), Interval(d.ty), Interval(d.angle), Interval(d.sx), Interval(d.sy), Interval(d.shear)]
+  }
+
+  /// The transform's 2D affine entries (a, b, c, d, tx, ty) as intervals, or nil when it is not
+  /// 2D affine.
+  package var affineEntries: InlineArray<6, Interval>? {
+    var e: InlineArray<6, Interval>
+    if let m = transformExact {
+      guard m.isAffine else { return nil }
+      e = [Interval(m.m11), Interval(m.m12), Interval(m.m21), Interval(m.m22), Interval(m.m41), Interval(m.m42)]
+    } else {
+      let d = decomposition
+      let c = d[2].cosine
+      let s = d[2].sine
+      e = [d[3] * c, d[3] * s, d[4] * (-s + d[5] * c), d[4] * (c + d[5] * s), d[0], d[1]]
+    }
+    if anyRotation {
+      // concat(T, rotation(theta)) for any theta: [a b; c d] times [cos sin; -sin cos], and the
+      // translation rotated too.
+      let c = Interval(-1, 1)
+      let s = Interval(-1, 1)
+      e = [
+        e[0] * c - e[1] * s, e[0] * s + e[1] * c, e[2] * c - e[3] * s, e[2] * s + e[3] * c, e[4] * c - e[5] * s,
+        e[4] * s + e[5] * c,
+      ]
+    }
+    return e
+  }
+}
+
+extension FrozenAnimationProgram {
+  /// Widens `s` to hold every state records `range` can give a layer whose local time is in
+  /// `times` (the animations apply in order; each may or may not be active at a given time, so
+  /// each result is joined with what was there). Conservative: the true states at every time in
+  /// `times` are inside the result, up to rounding (pad what is derived from it).
+  package func widen(_ range: Range<Int32>, _ s: inout IntervalState, localTimes times: Interval) {
+    var k = Int(range.lowerBound)
+    let end = Int(range.upperBound)
+    while k < end && s.bounded {
+      let r = records[k]
+      if r.kind == .group {
+        // The children's parent time is the group's local time within its iteration.
+        let d = durations[k].x
+        var inner = s
+        let y = _paced(r.timingFunction, progress: _progress(k, times).progress)
+        widen(Int32(k + 1)..<r.end, &inner, localTimes: y * Interval(d))
+        s = _alwaysActive(k, times) ? inner : s.hull(inner)
+        k = Int(r.end)
+        continue
+      }
+      if r.kind != .none {
+        var applied = s
+        _widenProperty(k, r, &applied, times)
+        // An animation applied at every time of the window hides what was under it.
+        s = _alwaysActive(k, times) ? applied : s.hull(applied)
+      }
+      k += 1
+    }
+  }
+
+  /// Whether record k applies at every local time in `times` (inside its active period, or
+  /// filling where it is outside).
+  func _alwaysActive(_ k: Int, _ times: Interval) -> Bool {
+    let r = records[k]
+    let t = r.timing
+    let total = durations[k].y
+    guard times.isBounded else { return false }
+    let a = (times.lo - t.beginTime) * t.speed
+    let b = (times.hi - t.beginTime) * t.speed
+    guard !a.isNaN, !b.isNaN else { return false }
+    let lo = Swift.min(a, b)
+    let hi = Swift.max(a, b)
+    let fillsBackwards = t.fillMode == .backwards || t.fillMode == .both
+    let holdsEnd = (t.fillMode == .forwards || t.fillMode == .both) && !r.removedOnCompletion && total.isFinite
+    return (lo >= 0 || fillsBackwards) && (hi < total || holdsEnd)
+  }
+
+  /// The progress (after the iteration rule, before pacing) a record can be at for local times
+  /// in `times`, and its cycle index: a sub-interval when the times stay inside one iteration
+  /// of the active period, else all of [0, 1].
+  func _progress(_ k: Int, _ times: Interval) -> (progress: Interval, cycles: Interval) {
+    let t = records[k].timing
+    let d = durations[k].x
+    let total = durations[k].y
+    let all = (Interval.unit, Interval(0, .infinity))
+    guard times.isBounded, d.isFinite, d > 0 else { return all }
+    let a = (times.lo - t.beginTime) * t.speed
+    let b = (times.hi - t.beginTime) * t.speed
+    let ta = Interval(Swift.min(a, b), Swift.max(a, b))
+    guard ta.isBounded else { return all }
+    // The cycle count, for cumulative animations (a held end counts its last cycle).
+    let cycle = t.autoreverses ? 2 * d : d
+    let lastCycle = total.isFinite ? Swift.max((total / cycle).rounded(.up) - 1, 0) : .infinity
+    let k0 = Swift.max(((ta.lo + t.timeOffset) / cycle).rounded(.down) - 1, 0)
+    let k1 = Swift.min(((ta.hi + t.timeOffset) / cycle).rounded(.down) + 1, lastCycle)
+    let cycles = Interval(Swift.min(k0, k1), Swift.max(k0, k1))
+    guard ta.lo >= 0, ta.hi < total else { return (.unit, cycles) }
+    let t0 = ta.lo + t.timeOffset
+    let t1 = ta.hi + t.timeOffset
+    let i0 = (t0 / d).rounded(.down)
+    let i1 = (t1 / d).rounded(.down)
+    guard i0 == i1, i0.magnitude < 9e15 else { return (.unit, cycles) }
+    var f0 = (t0 - i0 * d) / d
+    var f1 = (t1 - i1 * d) / d
+    if t.autoreverses && Int(i0) & 1 == 1 {
+      f0 = 1 - f0
+      f1 = 1 - f1
+    }
+    let p = Interval(Swift.min(f0, f1), Swift.max(f0, f1)).padded
+    return (Interval(Swift.max(p.lo, 0), Swift.min(p.hi, 1)), cycles)
+  }
+
+  /// What a timing function (index into `curves`, -1: none) makes of progress in `p`.
+  func _paced(_ tf: Int32, progress p: Interval) -> Interval {
+    guard tf >= 0 else { return p }
+    let f = curves[Int(tf)]
+    if f.c1y >= 0 && f.c1y <= f.c2y && f.c2y <= 1 && f.c1x >= 0 && f.c1x <= 1 && f.c2x >= 0 && f.c2x <= 1 {
+      // Non-decreasing y control points: y is non-decreasing in x (up to the solver's error).
+      return Interval(f(p.lo) - 1e-9, f(p.hi) + 1e-9)
+    }
+    // The curve stays in its control points' hull.
+    return Interval(Swift.min(0, f.c1y, f.c2y), Swift.max(1, f.c1y, f.c2y)).padded
+  }
+
+  /// One property record applied: its value interval written into `s` (its key path's numbers,
+  /// or the transform's decomposition).
+  func _widenProperty(_ k: Int, _ r: AnimationRecord, _ s: inout IntervalState, _ times: Interval) {
+    let (progress, cycles) = _progress(k, times)
+    let w = r.lane == .lean ? Int(r.width) : _componentCount(r.keyPath)
+    guard w > 0 else {
+      // hidden (only removes hits) and other value-less paths change no geometry.
+      if r.keyPath == .sublayerTransform { s.sublayerTransformMoves = true }
+      if r.keyPath == .transform || r.keyPath.isTransformComponent { s.bounded = false }
+      return
+    }
+    let under = _read(r.keyPath, s)
+    guard var v = _value(k, r, progress, cycles: cycles, under: under, w) else {
+      s.bounded = false
+      return
+    }
+    if r.cumulative {
+      guard let (e0, e1) = _cycleEnds(k, r, under, w), cycles.isBounded else {
+        s.bounded = false
+        return
+      }
+      for i in 0..<w { v[i] = v[i] + (e1[i] - e0[i]) * cycles }
+    }
+    if r.additive { for i in 0..<w { v[i] = under[i] + v[i] } }
+    _write(r.keyPath, v, &s)
+    if r.kind == .keyframe && r.isPath && r.rotationMode != nil { s.anyRotation = true }
+  }
+
+  /// How many numbers a key path's value has in the interval state (0: none bounded here).
+  func _componentCount(_ k: AnimatableKeyPath) -> Int {
+    let l = LeanValues.layout(k)
+    if l.width > 0 { return Int(l.width) }
+    switch k {
+    case .rotation, .rotationZ, .scale, .scaleX, .scaleY, .translationX, .translationY: return 1
+    case .translation: return 2
+    default: return 0
+    }
+  }
+
+  /// The key path's current value in `s`, as up to 4 intervals.
+  func _read(_ k: AnimatableKeyPath, _ s: IntervalState) -> InlineArray<4, Interval> {
+    var out = InlineArray<4, Interval>(repeating: Interval(0))
+    let l = LeanValues.layout(k)
+    if l.width > 0 {
+      for i in 0..<Int(l.width) { out[i] = s.lean[Int(l.offset) + i] }
+      return out
+    }
+    guard let d = s._decomposition else { return InlineArray(repeating: .everything) }
+    switch k {
+    case .rotation, .rotationZ: out[0] = d[2]
+    case .scale, .scaleX: out[0] = d[3]
+    case .scaleY: out[0] = d[4]
+    case .translationX: out[0] = d[0]
+    case .translationY: out[0] = d[1]
+    case .translation:
+      out[0] = d[0]
+      out[1] = d[1]
+    default: break
+    }
+    return out
+  }
+
+  func _write(_ k: AnimatableKeyPath, _ v: InlineArray<4, Interval>, _ s: inout IntervalState) {
+    let l = LeanValues.layout(k)
+    if l.width > 0 {
+      for i in 0..<Int(l.width) { s.lean[Int(l.offset) + i] = v[i] }
+      return
+    }
+    guard var d = s._decomposition else {
+      s.bounded = false
+      return
+    }
+    switch k {
+    case .rotation, .rotationZ: d[2] = v[0]
+    case .scale:
+      d[3] = v[0]
+      d[4] = v[0]
+    case .scaleX: d[3] = v[0]
+    case .scaleY: d[4] = v[0]
+    case .translationX: d[0] = v[0]
+    case .translationY: d[1] = v[0]
+    case .translation:
+      d[0] = v[0]
+      d[1] = v[1]
+    default: return
+    }
+    s.transformExact = nil
+    s.decomposition = d
+  }
+
+  /// The numbers of a record's stored value i (lean numbers, or a general value of a lean kind).
+  func _numbers(_ r: AnimationRecord, _ i: Int, _ w: Int) -> InlineArray<4, Interval>? {
+    var out = InlineArray<4, Interval>(repeating: Interval(0))
+    if r.lane == .lean {
+      let p = numbers.baseAddress! + Int(r.valueStart) + i * w
+      for j in 0..<w { out[j] = Interval(p[j]) }
+      return out
+    }
+    switch values[Int(r.valueStart) + i] {
+    case .scalar(let x): out[0] = Interval(x)
+    case .point(let p):
+      out[0] = Interval(p.x)
+      out[1] = Interval(p.y)
+    case .size(let z):
+      out[0] = Interval(z.width)
+      out[1] = Interval(z.height)
+    case .rect(let q):
+      out[0] = Interval(q.origin.x)
+      out[1] = Interval(q.origin.y)
+      out[2] = Interval(q.size.width)
+      out[3] = Interval(q.size.height)
+    case .bool(let b): out[0] = Interval(b ? 1 : 0)
+    case .transform: return nil
+    }
+    return out
+  }
+
+  /// The record's own value (before the cumulative and additive steps) over progress `p`.
+  func _value(
+    _ k: Int, _ r: AnimationRecord, _ p: Interval, cycles: Interval, under: InlineArray<4, Interval>, _ w: Int
+  ) -> InlineArray<4, Interval>? {
+    switch r.kind {
+    case .basic, .spring:
+      guard let (a, b) = _endpoints(r, under, w) else { return under }
+      let g: Interval
+      if r.kind == .spring {
+        g = Interval(1) - _displacement(springs[Int(r.spring)], seconds: p * Interval(durations[k].x))
+      } else {
+        g = _paced(r.timingFunction, progress: p)
+      }
+      var out = a
+      for i in 0..<w { out[i] = a[i] * (Interval(1) - g) + b[i] * g }
+      return out
+    case .keyframe:
+      return _keyframeValues(k, r, _paced(r.timingFunction, progress: p), w)
+    default: return under
+    }
+  }
+
+  /// A spring's remaining displacement over seconds `s` (interval arithmetic on its closed form).
+  func _displacement(_ c: SpringCoefficients, seconds s: Interval) -> Interval {
+    func exp(_ x: Interval) -> Interval { Interval(_exp(x.lo), _exp(x.hi)) }
+    switch c.regime {
+    case 1: return exp(s * Interval(c.c0)) * ((s * Interval(c.c1)).cosine + Interval(c.c2) * (s * Interval(c.c1)).sine)
+    case 2: return (Interval(1) + s * Interval(c.c0)) * exp(s * Interval(c.c1))
+    case 3: return Interval(c.c0) * exp(s * Interval(c.c1)) + Interval(c.c2) * exp(s * Interval(c.c3))
+    default: return Interval(0)
+    }
+  }
+
+  /// Basic or spring endpoints, as `BasicAnimation.endpoints`, over an underlying interval.
+  func _endpoints(_ r: AnimationRecord, _ u: InlineArray<4, Interval>, _ w: Int)
+    -> (InlineArray<4, Interval>, InlineArray<4, Interval>)?
+  {
+    let m = r.endpointMask
+    var i = 0
+    var from: InlineArray<4, Interval>?
+    var to: InlineArray<4, Interval>?
+    var by: InlineArray<4, Interval>?
+    if m & 1 != 0 {
+      from = _numbers(r, i, w)
+      i += 1
+    }
+    if m & 2 != 0 {
+      to = _numbers(r, i, w)
+      i += 1
+    }
+    if m & 4 != 0 { by = _numbers(r, i, w) }
+    func plus(_ a: InlineArray<4, Interval>, _ b: InlineArray<4, Interval>, _ sign: Double) -> InlineArray<4, Interval>
+    {
+      var o = a
+      for j in 0..<w { o[j] = a[j] + b[j] * sign }
+      return o
+    }
+    switch (from, to, by) {
+    case (let f?, let t?, _): return (f, t)
+    case (let f?, nil, let b?): return (f, plus(f, b, 1))
+    case (nil, let t?, let b?): return (plus(t, b, -1), t)
+    case (let f?, nil, nil): return (f, u)
+    case (nil, let t?, nil): return (u, t)
+    case (nil, nil, let b?): return (u, plus(u, b, 1))
+    default: return nil
+    }
+  }
+
+  /// The value at the start and end of one cycle (for cumulative records).
+  func _cycleEnds(_ k: Int, _ r: AnimationRecord, _ u: InlineArray<4, Interval>, _ w: Int)
+    -> (InlineArray<4, Interval>, InlineArray<4, Interval>)?
+  {
+    switch r.kind {
+    case .basic, .spring: return _endpoints(r, u, w)
+    case .keyframe:
+      guard let a = _keyframeValues(k, r, Interval(0), w), let b = _keyframeValues(k, r, Interval(1), w) else {
+        return nil
+      }
+      return (a, b)
+    default: return nil
+    }
+  }
+
+  /// Every value a keyframe record takes for paced progress in `y`: the hull over the segments
+  /// `y` covers of each segment's reachable values (its keys, or its curve's control hull),
+  /// extrapolated where `y` leaves the key times. nil when the values are transforms (not bounded
+  /// here).
+  func _keyframeValues(_ k: Int, _ r: AnimationRecord, _ y: Interval, _ w: Int) -> InlineArray<4, Interval>? {
+    let kt = UnsafeBufferPointer(start: times.baseAddress! + Int(r.keyStart), count: Int(r.keyCount))
+    if r.isPath { return _pathValues(r, kt, y) }
+    let n = Int(r.valueCount)
+    guard n > 0, y.isBounded else { return nil }
+    if n == 1 || kt.count < 2 { return _numbers(r, 0, w) }
+    var out: InlineArray<4, Interval>?
+    if r.mode == .discrete {
+      var i = 0
+      while i + 1 < kt.count && kt[i + 1] <= y.lo { i += 1 }
+      var j = i
+      while j + 1 < kt.count && kt[j + 1] <= y.hi { j += 1 }
+      for q in i...j {
+        guard let v = _numbers(r, Swift.min(q, n - 1), w) else { return nil }
+        Self._join(&out, v, w)
+      }
+      return out
+    }
+    let (i0, u0) = KeyframeAnimation._segment(kt, y.lo)
+    let (i1, u1) = KeyframeAnimation._segment(kt, y.hi)
+    for i in i0...Swift.max(i0, i1) {
+      guard i + 1 < n || r.mode == .cubic || r.mode == .cubicPaced else { break }
+      var u = Interval(i == i0 ? u0 : 0, i == i1 ? u1 : 1)
+      if u.lo > u.hi { u = Interval(u.hi, u.lo) }
+      if (r.mode == .linear || r.mode == .cubic) && r.segmentCurveStart >= 0 && i < Int(r.segmentCurveCount) {
+        u = _paced(r.segmentCurveStart + Int32(i), progress: Interval(Swift.max(u.lo, 0), Swift.min(u.hi, 1)))
+      }
+      if r.mode == .cubic || r.mode == .cubicPaced {
+        guard let v = _catmullRomValues(r, i, u, n, w) else { return nil }
+        Self._join(&out, v, w)
+      } else {
+        guard let a = _numbers(r, i, w), let b = _numbers(r, Swift.min(i + 1, n - 1), w) else { return nil }
+        var v = a
+        for j in 0..<w { v[j] = a[j] + (b[j] - a[j]) * u }
+        Self._join(&out, v, w)
+      }
+    }
+    return out
+  }
+
+  /// Widens `out` (nil: nothing yet) to hold `v`. (A static function with an inout parameter:
+  /// a nested function capturing `out` would box it, one allocation per call.)
+  @inline(__always)
+  static func _join(_ out: inout InlineArray<4, Interval>?, _ v: InlineArray<4, Interval>, _ w: Int) {
+    guard var h = out else {
+      out = v
+      return
+    }
+    for j in 0..<w { h[j] = h[j].hull(v[j]) }
+    out = h
+  }
+
+  /// A Catmull-Rom segment over u: inside [0, 1] the hull of its Bezier control points, outside
+  /// it interval arithmetic on the weights.
+  func _catmullRomValues(_ r: AnimationRecord, _ i: Int, _ u: Interval, _ n: Int, _ w: Int) -> InlineArray<4, Interval>?
+  {
+    guard let p0 = _numbers(r, Swift.max(i - 1, 0), w), let p1 = _numbers(r, i, w),
+      let p2 = _numbers(r, Swift.min(i + 1, n - 1), w), let p3 = _numbers(r, Swift.min(i + 2, n - 1), w)
+    else { return nil }
+    var out = p1
+    if u.lo >= 0 && u.hi <= 1 {
+      for j in 0..<w {
+        let b1 = p1[j] + (p2[j] - p0[j]) * (1.0 / 6)
+        let b2 = p2[j] - (p3[j] - p1[j]) * (1.0 / 6)
+        out[j] = p1[j].hull(p2[j]).hull(b1).hull(b2).padded
+      }
+      return out
+    }
+    let u2 = u * u
+    let u3 = u2 * u
+    let w0 = (-u + u2 * 2 - u3) * 0.5
+    let w1 = (Interval(2) - u2 * 5 + u3 * 3) * 0.5
+    let w2 = (u + u2 * 4 - u3 * 3) * 0.5
+    let w3 = (-u2 + u3) * 0.5
+    for j in 0..<w { out[j] = (p0[j] * w0 + p1[j] * w1 + p2[j] * w2 + p3[j] * w3).padded }
+    return out
+  }
+
+  /// The points a path reaches for paced progress in `y`: the control hulls of the segments it
+  /// covers (interval arithmetic on the Bernstein weights where u leaves [0, 1]).
+  func _pathValues(_ r: AnimationRecord, _ kt: UnsafeBufferPointer<Double>, _ y: Interval) -> InlineArray<4, Interval>?
+  {
+    let segs = UnsafeBufferPointer(
+      start: segments.baseAddress! + Int(r.segmentStart), count: Int(r.segmentCount))
+    var out = InlineArray<4, Interval>(repeating: Interval(0))
+    guard !segs.isEmpty, kt.count >= 2, y.isBounded else {
+      guard let q = r.pathStart else { return nil }
+      out[0] = Interval(q.x)
+      out[1] = Interval(q.y)
+      return out
+    }
+    let (i0, u0) = KeyframeAnimation._segment(kt, y.lo)
+    let (i1, u1) = KeyframeAnimation._segment(kt, y.hi)
+    var first = true
+    for i in i0...Swift.max(i0, i1) where i < segs.count {
+      let s = segs[i]
+      var u = Interval(i == i0 ? u0 : 0, i == i1 ? u1 : 1)
+      if u.lo > u.hi { u = Interval(u.hi, u.lo) }
+      if r.mode == .discrete {
+        u = Interval(0, 1)
+      } else if (r.mode == .linear || r.mode == .cubic) && r.segmentCurveStart >= 0 && i < Int(r.segmentCurveCount) {
+        u = _paced(r.segmentCurveStart + Int32(i), progress: Interval(Swift.max(u.lo, 0), Swift.min(u.hi, 1)))
+      }
+      var x: Interval
+      var yy: Interval
+      if s.isJump {
+        x = Interval(s.end.x)
+        yy = Interval(s.end.y)
+      } else if u.lo >= 0 && u.hi <= 1 {
+        x = Interval(s.start.x).hull(s.c1.x).hull(s.c2.x).hull(s.end.x)
+        yy = Interval(s.start.y).hull(s.c1.y).hull(s.c2.y).hull(s.end.y)
+        if r.mode == .discrete {
+          x = Interval(s.start.x).hull(s.end.x)
+          yy = Interval(s.start.y).hull(s.end.y)
+        }
+      } else {
+        let v = Interval(1) - u
+        let a = v * v * v
+        let b = v * v * u * 3
+        let c = v * u * u * 3
+        let d = u * u * u
+        x = a * s.start.x + b * s.c1.x + c * s.c2.x + d * s.end.x
+        yy = a * s.start.y + b * s.c1.y + c * s.c2.y + d * s.end.y
+      }
+      if first {
+        out[0] = x
+        out[1] = yy
+        first = false
+      } else {
+        out[0] = out[0].hull(x)
+        out[1] = out[1].hull(yy)
+      }
+    }
+    out[0] = out[0].padded
+    out[1] = out[1].padded
+    return out
+  }
+}
+
+extension FrozenAnimationProgram {
+  // MARK: Linear pieces
+
+  /// Whether record k's value is a linear function of its layer's local time between
+  /// breakpoints (iteration ends and key times): a lean basic animation, or a lean linear or
+  /// paced keyframe track, without timing functions, not cumulative.
+  package func isPiecewiseLinear(_ k: Int) -> Bool {
+    let r = records[k]
+    guard r.lane == .lean, r.timingFunction < 0, !r.cumulative else { return false }
+    switch r.kind {
+    case .basic: return true
+    case .keyframe: return !r.isPath && (r.mode == .linear || r.mode == .paced) && r.segmentCurveStart < 0
+    default: return false
+    }
+  }
+
+  /// The progress values record k reaches at local times strictly inside (t0, t1) where its
+  /// value stops being linear in time, with those times: iteration boundaries (both ends of the
+  /// iteration, 0 and 1: the value may jump there) and key times. Written to `times` and
+  /// `progress` (at most `capacity`); answers how many, or nil when the record is not inside its
+  /// active period at every time of [t0, t1] (a fill or a removal could change its value in ways
+  /// the pieces do not describe) or there are more breakpoints than `capacity`.
+  package func breakpoints(
+    _ k: Int, from t0: Double, to t1: Double, times out: UnsafeMutablePointer<Double>,
+    progress: UnsafeMutablePointer<Double>, capacity: Int
+  ) -> Int? {
+    let r = records[k]
+    let t = r.timing
+    let d = durations[k].x
+    let total = durations[k].y
+    guard d.isFinite, d > 0, t0.isFinite, t1.isFinite else { return nil }
+    let a = (t0 - t.beginTime) * t.speed
+    let b = (t1 - t.beginTime) * t.speed
+    guard Swift.min(a, b) >= 0, Swift.max(a, b) < total else { return nil }
+    if t.speed == 0 { return 0 }
+    let tau0 = Swift.min(a, b) + t.timeOffset
+    let tau1 = Swift.max(a, b) + t.timeOffset
+    let kt = UnsafeBufferPointer(start: times.baseAddress! + Int(r.keyStart), count: Int(r.keyCount))
+    var acc = _Breakpoints(
+      out: out, progress: progress, capacity: capacity, tau0: tau0, tau1: tau1, begin: t.beginTime,
+      offset: t.timeOffset, speed: t.speed)
+    let first = (tau0 / d).rounded(.down)
+    let last = (tau1 / d).rounded(.down)
+    guard last - first < Double(capacity) else { return nil }
+    var i = first
+    while i <= last {
+      let start = i * d
+      guard acc.add(start, 0), acc.add(start, 1) else { return nil }
+      if r.kind == .keyframe && kt.count > 2 {
+        let mirrored = t.autoreverses && Int(i) & 1 == 1
+        for j in 1..<(kt.count - 1) {
+          guard acc.add(start + (mirrored ? 1 - kt[j] : kt[j]) * d, kt[j]) else { return nil }
+        }
+      }
+      i += 1
+    }
+    return acc.count
+  }
+
+  /// A lean record's value at progress f, written over `v` (the evaluation's own arithmetic,
+  /// `_leanValue`).
+  package func leanValue(_ k: Int, progress f: Double, _ v: inout LeanValues) {
+    let p = records[k].leanProperty
+    let o = Int(p.offset)
+    let w = Int(p.width)
+    let at = ActiveTime(progress: f, cycle: 0, seconds: f * durations[k].x)
+    if let value = _leanValue(k, p, at, under: v.load(o, w)) { v.store(value, o, w) }
+  }
+
+  /// Record k's progress at local time t (the timing rule), or nil when not applied.
+  package func progress(_ k: Int, atLocalTime t: Double) -> Double? {
+    _active(k, t)?.progress
+  }
+}
+
+/// Collects breakpoints (a struct, not a nested function: one capturing the count would box it).
+struct _Breakpoints {
+  let out: UnsafeMutablePointer<Double>
+  let progress: UnsafeMutablePointer<Double>
+  let capacity: Int
+  let tau0: Double
+  let tau1: Double
+  let begin: Double
+  let offset: Double
+  let speed: Double
+  var count = 0
+
+  /// Adds local time tau (progress f) when strictly inside the range; false when full.
+  @inline(__always) mutating func add(_ tau: Double, _ f: Double) -> Bool {
+    guard tau > tau0 && tau < tau1 else { return true }
+    guard count < capacity else { return false }
+    out[count] = begin + (tau - offset) / speed
+    progress[count] = f
+    count += 1
+    return true
+  }
+}
+
+extension AnimatableKeyPath {
+  /// A sub-path of `transform` (rotation, scale or translation components).
+  package var isTransformComponent: Bool {
+    switch self {
+    case .rotation, .rotationZ, .scale, .scaleX, .scaleY, .translation, .translationX, .translationY: true
+    default: false
+    }
+  }
+}

@@ -1,0 +1,74 @@
+/// A closed interval of reals, for bounding what an animation can do over a span of time
+/// (motion bounds). Arithmetic is the natural interval arithmetic in round-to-nearest: results
+/// can miss the true range by a few units in the last place, so users pad what they derive
+/// from it (`padded`). An interval with a NaN or infinite end is `unbounded`.
+public struct Interval: Hashable, Sendable {
+  public var lo: Double
+  public var hi: Double
+
+  @inlinable public init(_ lo: Double, _ hi: Double) {
+    self.lo = lo
+    self.hi = hi
+  }
+
+  @inlinable public init(_ x: Double) {
+    lo = x
+    hi = x
+  }
+
+  public static let unit = Interval(0, 1)
+  public static let everything = Interval(-.infinity, .infinity)
+
+  /// Whether both ends are finite numbers.
+  @inlinable public var isBounded: Bool { lo.isFinite && hi.isFinite && lo <= hi }
+  @inlinable public var isPoint: Bool { lo == hi }
+  @inlinable public var width: Double { hi - lo }
+
+  @inlinable public func contains(_ x: Double) -> Bool { x >= lo && x <= hi }
+
+  /// The smallest interval holding both.
+  @inlinable public func hull(_ o: Interval) -> Interval { Interval(Swift.min(lo, o.lo), Swift.max(hi, o.hi)) }
+  @inlinable public func hull(_ x: Double) -> Interval { Interval(Swift.min(lo, x), Swift.max(hi, x)) }
+
+  /// Widened by a relative 1e-9 of its ends' magnitude (and a tiny absolute amount): covers
+  /// the rounding of a few dozen operations that produced it.
+  @inlinable public var padded: Interval {
+    let p = (Swift.abs(lo) + Swift.abs(hi)) * 1e-9 + 1e-12
+    return Interval(lo - p, hi + p)
+  }
+
+  @inlinable public static func + (a: Interval, b: Interval) -> Interval { Interval(a.lo + b.lo, a.hi + b.hi) }
+  @inlinable public static func - (a: Interval, b: Interval) -> Interval { Interval(a.lo - b.hi, a.hi - b.lo) }
+  @inlinable public static prefix func - (a: Interval) -> Interval { Interval(-a.hi, -a.lo) }
+
+  @inlinable public static func * (a: Interval, b: Interval) -> Interval {
+    let p = a.lo * b.lo
+    let q = a.lo * b.hi
+    let r = a.hi * b.lo
+    let s = a.hi * b.hi
+    // 0 * inf is NaN: an unbounded factor makes an unbounded product.
+    if p.isNaN || q.isNaN || r.isNaN || s.isNaN { return .everything }
+    return Interval(Swift.min(Swift.min(p, q), Swift.min(r, s)), Swift.max(Swift.max(p, q), Swift.max(r, s)))
+  }
+
+  @inlinable public static func * (a: Interval, k: Double) -> Interval { a * Interval(k) }
+
+  /// cos over the interval (exact ends, extremes where a multiple of pi falls inside).
+  public var cosine: Interval {
+    guard isBounded else { return Interval(-1, 1) }
+    if hi - lo >= 2 * Double.pi { return Interval(-1, 1) }
+    var r = Interval(_cos(lo)).hull(_cos(hi))
+    // Extremes of cos at k pi: +1 for even k, -1 for odd k.
+    var k = (lo / Double.pi).rounded(.up)
+    while k * Double.pi <= hi {
+      r = r.hull(Int(k) % 2 == 0 ? 1 : -1)
+      k += 1
+    }
+    return Interval(Swift.max(r.lo, -1), Swift.min(r.hi, 1))
+  }
+
+  /// sin over the interval.
+  public var sine: Interval {
+    (self - Interval(Double.pi / 2)).cosine
+  }
+}

@@ -1,0 +1,131 @@
+import LayerModel
+import Scenes
+import Testing
+import Verification
+
+@_spi(FaultInjection) @testable import Presentation
+
+/// Counts the (time, point, layer) triples where the layer is a candidate for the point at a
+/// time inside a window but its motion bound for the window does not hold the point: each is
+/// a bound that is wrong. Points are on and near every layer's edges at each sampled time.
+func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int = 9, seed: UInt64) -> (
+  misses: Int, checked: Int
+) {
+  let builder = PresentationFrameBuilder(root: model)
+  let motion = MotionBounds(scene: builder.scene)
+  var rng = SplitMix64(seed: seed)
+  var misses = 0
+  var checked = 0
+  for (t0, t1) in windows {
+    motion.compute(from: t0, to: t1)
+    let boxes = (0..<builder.layers.count).map { motion.box($0) }
+    for i in 0..<samples {
+      let t = t0 + (t1 - t0) * Double(i) / Double(samples - 1)
+      let frame = builder.build(at: t)
+      for p in RandomScene.points(for: frame, count: 150, rng: &rng) {
+        for r in 0..<frame.count where frame.isCandidate(r, p) {
+          checked += 1
+          if !boxes[Int(frame.layer[r].rawValue)].holds(p) { misses += 1 }
+        }
+      }
+    }
+  }
+  return (misses, checked)
+}
+
+@Suite struct MotionBoundsTests {
+  /// Every kind of animation (every key path, mode, timing function, spring regime, path, group,
+  /// additive, cumulative, layer timing) over windows from one frame to several seconds: the
+  /// box holds every point where the layer is a candidate at any sampled time of the window.
+  @Test func motionBoundsHoldEveryCandidate() {
+    var checked = 0
+    for seed in 0..<50 as Range<UInt64> {
+      let model = everyKindScene(seed: seed, layers: 10...40, animations: 20)
+      var rng = SplitMix64(seed: seed ^ 0xB0)
+      let windows = (0..<3).map { _ -> (Double, Double) in
+        let t0 = rng.uniform(-1, 6)
+        return (t0, t0 + [1.0 / 120, 0.1, 0.7, 3][rng.below(4)])
+      }
+      let r = motionBoundMisses(model, windows: windows, seed: seed)
+      #expect(r.misses == 0, "seed \(seed): \(r.misses) candidates outside their motion bounds")
+      checked += r.checked
+    }
+    #expect(checked > 20_000, "\(checked) candidate points checked")
+  }
+
+  /// The generated scenes (particles' keyframe paths, the app's scrolls and springs, cards'
+  /// zPosition and tilt, ...).
+  @Test func generatedScenesStayInsideTheirBounds() {
+    for kind in SceneKind.allCases {
+      let model = SceneGenerator(kind: kind, layers: 400, animatedFraction: 0.8, seed: 9).make()
+      let r = motionBoundMisses(model, windows: [(0.2, 0.2 + 1.0 / 60), (1.5, 2.0)], samples: 5, seed: 1)
+      #expect(r.misses == 0, "\(kind): \(r.misses) of \(r.checked)")
+    }
+  }
+
+  /// Exact linear bounds (piecewise-linear motions under fixed parents): the box interpolated at
+  /// every sampled time holds every candidate point of the layer then.
+  @Test func linearBoundsHoldEveryCandidate() {
+    var qualified = 0
+    for kind in [SceneKind.particles, .app, .wide, .clipped] {
+      let model = SceneGenerator(kind: kind, layers: 600, animatedFraction: 1, seed: 4).make()
+      let builder = PresentationFrameBuilder(root: model)
+      let motion = MotionBounds(scene: builder.scene)
+      var rng = SplitMix64(seed: 8)
+      for (t0, t1) in [(0.3, 0.3 + 1.0 / 30), (1.0, 1.8), (2.5, 5.5)] {
+        let bounds = (0..<builder.layers.count).map { motion.linearBounds(of: $0, from: t0, to: t1) }
+        qualified += bounds.compactMap { $0 }.count
+        for i in 0..<7 {
+          let s = Double(i) / 6
+          let frame = builder.build(at: t0 + (t1 - t0) * s)
+          for p in RandomScene.points(for: frame, count: 200, rng: &rng) {
+            for r in 0..<frame.count where frame.isCandidate(r, p) {
+              guard let b = bounds[Int(frame.layer[r].rawValue)] else { continue }
+              let at = Box(
+                minX: b.start.minX + (b.end.minX - b.start.minX) * s,
+                minY: b.start.minY + (b.end.minY - b.start.minY) * s,
+                maxX: b.start.maxX + (b.end.maxX - b.start.maxX) * s,
+                maxY: b.start.maxY + (b.end.maxY - b.start.maxY) * s)
+              #expect(at.holds(p), "\(kind) layer \(frame.layer[r]) at \(t0 + (t1 - t0) * s): \(p) outside \(at)")
+            }
+          }
+        }
+      }
+    }
+    #expect(qualified > 500, "linear bounds were exercised (\(qualified))")
+  }
+
+  /// A bound one point too small on each side is caught: by the property above, and by the
+  /// verification of every time-aware strategy.
+  @Test func aMotionBoundOneUnitTooSmallIsCaught() {
+    let model = SceneGenerator(kind: .particles, layers: 300, animatedFraction: 0.7, seed: 3).make()
+    let builder = PresentationFrameBuilder(root: model)
+    builder.scene._shrinkMotionBounds = 1
+    let motion = MotionBounds(scene: builder.scene)
+    motion.compute(from: 0.5, to: 0.6)
+    var rng = SplitMix64(seed: 2)
+    var misses = 0
+    let frame = builder.build(at: 0.55)
+    for p in RandomScene.points(for: frame, count: 400, rng: &rng) {
+      for r in 0..<frame.count where frame.isCandidate(r, p) && !motion.box(Int(frame.layer[r].rawValue)).holds(p) {
+        misses += 1
+      }
+    }
+    #expect(misses > 0, "a 1 pt shrink of every motion bound went unseen")
+
+    var verifier = Verifier()
+    verifier.scenes = 30
+    verifier.points = 300
+    verifier.seed = 11
+    verifier.generator = RandomScene(layerCount: 10...60, hostile: true, animatedFraction: 0.8)
+    verifier.strategies = [.windowGrid, .staggerGrid, .linearBVH]
+    verifier.shrinkMotionBounds = 1
+    let report = verifier.run()
+    for kind in verifier.strategies {
+      let caught = HitTestSemantics.presets.reduce(0) {
+        $0 + (report.tallies["\(kind.rawValue) \($1.name)"]?.disagreements ?? 0)
+      }
+      #expect(caught > 0, "\(kind.rawValue) with every motion bound 1 pt too small passed verification")
+    }
+  }
+}
