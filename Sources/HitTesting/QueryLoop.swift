@@ -1,5 +1,6 @@
 import LayerModel
 import Presentation
+import Synchronization
 
 /// The generic driver: one frame's update and queries for a concrete strategy type, so the
 /// compiler specialises the whole loop per strategy (dispatch happens once, in
@@ -43,36 +44,71 @@ public protocol StrategyVisitor {
   func visit<S: SceneStrategy>(sceneStrategy type: S.Type) -> Result
 }
 
-/// Every strategy of this package, by CLI name.
-public enum StrategyKind: String, CaseIterable, Sendable {
-  case treeWalk = "tree-walk"
-  case flatScan = "flat-scan"
-  case flatTree = "flat-tree"
-  case bvhSAH = "bvh-sah"
-  case bvhLBVH = "bvh-lbvh"
-  case bvhRefit = "bvh-refit"
-  case grid = "grid"
-  case lazyWalk = "lazy-walk"
-  case windowGrid = "window-grid"
-  case staggerGrid = "stagger-grid"
-  case linearBVH = "linear-bvh"
+/// A strategy by CLI name: a registered concrete type behind one dynamic dispatch. This
+/// package's strategies are registered from the start; an optional package (Peers/) registers
+/// its own with `register(frameStrategy:)` before any command runs, and from then on every verb
+/// (`list`, `--strategy all`, `hittest`, `verify`, suites) sees them like the built-in ones.
+public struct StrategyKind: RawRepresentable, CaseIterable, Hashable, Sendable {
+  public let rawValue: String
+  let _entry: any _StrategyEntry
 
-  /// Calls `visitor` with the concrete type: the one dynamic dispatch.
-  public func dispatch<V: StrategyVisitor>(_ visitor: V) -> V.Result {
-    switch self {
-    case .treeWalk: visitor.visit(frameStrategy: TreeWalk.self)
-    case .flatScan: visitor.visit(frameStrategy: FlatScan.self)
-    case .flatTree: visitor.visit(frameStrategy: FlatTree.self)
-    case .bvhSAH: visitor.visit(frameStrategy: BVH<SAHBuilder>.self)
-    case .bvhLBVH: visitor.visit(frameStrategy: BVH<LinearBuilder>.self)
-    case .bvhRefit: visitor.visit(frameStrategy: RefitBVH.self)
-    case .grid: visitor.visit(frameStrategy: UniformGrid.self)
-    case .lazyWalk: visitor.visit(sceneStrategy: LazyWalk.self)
-    case .windowGrid: visitor.visit(sceneStrategy: WindowGrid.self)
-    case .staggerGrid: visitor.visit(sceneStrategy: StaggerGrid.self)
-    case .linearBVH: visitor.visit(sceneStrategy: LinearBoundsBVH.self)
+  public static let treeWalk = StrategyKind(TreeWalk.self)
+  public static let flatScan = StrategyKind(FlatScan.self)
+  public static let flatTree = StrategyKind(FlatTree.self)
+  public static let bvhSAH = StrategyKind(BVH<SAHBuilder>.self)
+  public static let bvhLBVH = StrategyKind(BVH<LinearBuilder>.self)
+  public static let bvhRefit = StrategyKind(RefitBVH.self)
+  public static let grid = StrategyKind(UniformGrid.self)
+  public static let lazyWalk = StrategyKind(LazyWalk.self)
+  public static let windowGrid = StrategyKind(WindowGrid.self)
+  public static let staggerGrid = StrategyKind(StaggerGrid.self)
+  public static let linearBVH = StrategyKind(LinearBoundsBVH.self)
+
+  init<S: FrameStrategy>(_ type: S.Type) {
+    rawValue = S.name
+    _entry = _FrameEntry<S>()
+  }
+
+  init<S: SceneStrategy>(_ type: S.Type) {
+    rawValue = S.name
+    _entry = _SceneEntry<S>()
+  }
+
+  /// The registered strategy with this CLI name.
+  public init?(rawValue: String) {
+    guard let k = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+    self = k
+  }
+
+  /// Every registered strategy, built-in ones first, in registration order.
+  public static var allCases: [StrategyKind] { _registry.withLock { $0 } }
+
+  /// Adds a frame strategy (a peer) to every verb; a name already registered is ignored.
+  public static func register<S: FrameStrategy>(frameStrategy type: S.Type) { _add(StrategyKind(type)) }
+
+  /// Adds a scene strategy (a peer) to every verb; a name already registered is ignored.
+  public static func register<S: SceneStrategy>(sceneStrategy type: S.Type) { _add(StrategyKind(type)) }
+
+  /// Names a strategy that an optional part could provide but does not (its library is not
+  /// installed): `list` shows it with the reason.
+  public static func registerMissing(_ name: String, reason: String) {
+    _missing.withLock { $0.append((name, reason)) }
+  }
+
+  /// The strategies named by `registerMissing`, with their reasons.
+  public static var missing: [(name: String, reason: String)] { _missing.withLock { $0 } }
+
+  static func _add(_ k: StrategyKind) {
+    _registry.withLock { list in
+      if !list.contains(where: { $0.rawValue == k.rawValue }) { list.append(k) }
     }
   }
+
+  public static func == (a: StrategyKind, b: StrategyKind) -> Bool { a.rawValue == b.rawValue }
+  public func hash(into h: inout Hasher) { h.combine(rawValue) }
+
+  /// Calls `visitor` with the concrete type: the one dynamic dispatch.
+  public func dispatch<V: StrategyVisitor>(_ visitor: V) -> V.Result { _entry.dispatch(visitor) }
 
   private struct _Describe: StrategyVisitor {
     func visit<S: FrameStrategy>(frameStrategy type: S.Type) -> (String, StrategyFamily) { (S.summary, S.family) }
@@ -81,6 +117,27 @@ public enum StrategyKind: String, CaseIterable, Sendable {
 
   public var summary: String { dispatch(_Describe()).0 }
   public var family: StrategyFamily { dispatch(_Describe()).1 }
+}
+
+/// The registry behind `StrategyKind.allCases`.
+let _registry = Mutex<[StrategyKind]>([
+  .treeWalk, .flatScan, .flatTree, .bvhSAH, .bvhLBVH, .bvhRefit, .grid, .lazyWalk, .windowGrid, .staggerGrid,
+  .linearBVH,
+])
+
+let _missing = Mutex<[(name: String, reason: String)]>([])
+
+/// A registered type, opened by `dispatch`.
+protocol _StrategyEntry: Sendable {
+  func dispatch<V: StrategyVisitor>(_ visitor: V) -> V.Result
+}
+
+struct _FrameEntry<S: FrameStrategy>: _StrategyEntry {
+  func dispatch<V: StrategyVisitor>(_ visitor: V) -> V.Result { visitor.visit(frameStrategy: S.self) }
+}
+
+struct _SceneEntry<S: SceneStrategy>: _StrategyEntry {
+  func dispatch<V: StrategyVisitor>(_ visitor: V) -> V.Result { visitor.visit(sceneStrategy: S.self) }
 }
 
 /// Runs one strategy type at a builder's last build over a list of points (tools and tests).

@@ -83,13 +83,8 @@ struct LinearBox {
 
 @usableFromInline final class _LinearState {
   let groups: MotionGroups
-  /// Sub-segments per segment for fitting the lines.
-  static let sub = 4
   static let leafSize = 4
-  let leaf = ScratchBuffer<LinearBox>()
-  /// Per group: its bounds are exact linear bounds (`MotionBounds.linearBounds`).
-  let exact = ScratchBuffer<Bool>()
-  let subBoxes = ScratchBuffer<Box>()
+  let segment = _SegmentBounds()
   let order = ScratchBuffer<Int32>()
   let centre = ScratchBuffer<Double>()
   let centreY = ScratchBuffer<Double>()
@@ -113,7 +108,8 @@ struct LinearBox {
   }
 
   var memoryFootprint: Int {
-    (leaf.capacity + nodeBox.capacity) * MemoryLayout<LinearBox>.stride + (nodeFirst.capacity + nodeCount.capacity) * 4
+    segment.memoryFootprint + nodeBox.capacity * MemoryLayout<LinearBox>.stride
+      + (nodeFirst.capacity + nodeCount.capacity) * 4
   }
 
   func update(at t: Double, animated: Bool) {
@@ -141,9 +137,6 @@ struct LinearBox {
   func _rebuild(from t: Double, animated: Bool) {
     let g = groups
     let count = g.root.count
-    leaf.reserve(count)
-    exact.reserve(count)
-    subBoxes.reserve(count * Self.sub)
     order.reserve(count)
     centre.reserve(count)
     centreY.reserve(count)
@@ -152,34 +145,8 @@ struct LinearBox {
     nodeCount.reserve(2 * count + 1)
     stack.reserve(2 * count + 64)
     let end = animated ? t + length.seconds : t
-    let step = (end - t) / Double(Self.sub)
-    var unbounded = 0
-    // Exact linear bounds where a group's root moves piecewise linearly (its box and its
-    // members' region, from the breakpoints of its motion).
-    let l = leaf.base
-    let exact = self.exact.base
-    for k in 1..<count {
-      exact[k] = false
-      let r = Int(g.root[k])
-      guard end > t, let b = g.motion.linearBounds(of: r, region: g.hull[k], from: t, to: end) else { continue }
-      l[k] = LinearBox(start: b.start, end: b.end)
-      exact[k] = true
-    }
-    // The others: sub-segment boxes, one sub-segment at a time (the motion bounds memoise
-    // ancestors per window), and lines through the first and last, moved out to hold them all.
-    let sb = subBoxes.base
-    for j in 0..<Self.sub {
-      let a = t + step * Double(j)
-      let b = j == Self.sub - 1 ? end : t + step * Double(j + 1)
-      for k in 1..<count where !exact[k] {
-        let r = Int(g.root[k])
-        _ = g.motion.box(of: r, from: a, to: b)
-        if j == 0 && g.motion.isUnbounded(r) { unbounded += 1 }
-        sb[k * Self.sub + j] = g.windowBox(k)
-      }
-    }
-    for k in 1..<count where !exact[k] { l[k] = _fit(sb + k * Self.sub) }
-    l[0] = LinearBox(start: .nothing, end: .nothing)
+    let unbounded = segment.fit(g, from: t, to: end)
+    let l = segment.leaf.base
     // The BVH over groups 1 ..< count.
     let o = order.base
     let cx = centre.base
@@ -202,52 +169,12 @@ struct LinearBox {
     counters.unbounded = unbounded
   }
 
-  /// The linear bounds holding `sub` sub-boxes (lines through the first and last, moved out).
-  func _fit(_ s: UnsafePointer<Box>) -> LinearBox {
-    let n = Self.sub
-    var union = Box.nothing
-    for j in 0..<n { union = _union(union, s[j]) }
-    guard !union.isEmpty else { return LinearBox(start: .nothing, end: .nothing) }
-    let all = union
-    let lowX = Self._line(s, n, all, \.minX, lower: true)
-    let lowY = Self._line(s, n, all, \.minY, lower: true)
-    let highX = Self._line(s, n, all, \.maxX, lower: false)
-    let highY = Self._line(s, n, all, \.maxY, lower: false)
-    return LinearBox(
-      start: Box(minX: lowX.0, minY: lowY.0, maxX: highX.0, maxY: highY.0),
-      end: Box(minX: lowX.1, minY: lowY.1, maxX: highX.1, maxY: highY.1))
-  }
-
-  /// One edge's line: through the first and last sub-box's edge, moved out by the most a
-  /// sub-box's edge sticks out of it at either end of its sub-segment (an empty sub-box, never
-  /// a candidate, stands in as the union of all). Infinite when an edge is.
-  static func _line(
-    _ s: UnsafePointer<Box>, _ n: Int, _ all: Box, _ edge: KeyPath<Box, Double>, lower: Bool
-  ) -> (Double, Double) {
-    @inline(__always) func v(_ j: Int) -> Double { s[j].isEmpty ? all[keyPath: edge] : s[j][keyPath: edge] }
-    let infinite = lower ? (-Double.infinity, -Double.infinity) : (Double.infinity, Double.infinity)
-    let a = v(0)
-    let b = v(n - 1)
-    guard a.isFinite && b.isFinite else { return infinite }
-    var out = 0.0
-    for j in 0..<n {
-      let x = v(j)
-      guard x.isFinite else { return infinite }
-      let y0 = a + (b - a) * (Double(j) / Double(n))
-      let y1 = a + (b - a) * (Double(j + 1) / Double(n))
-      out = Swift.max(out, lower ? Swift.max(y0 - x, y1 - x) : Swift.max(x - y0, x - y1))
-    }
-    // The interpolation's own rounding: a relative pad.
-    let pad = out + (Swift.abs(a) + Swift.abs(b)) * 1e-12 + 1e-12
-    return lower ? (a - pad, b - pad) : (a + pad, b + pad)
-  }
-
   /// Builds node `node` over `order[lo ..< hi]`, children split at the median centre, taking the
   /// next two free node slots.
   func _build(_ node: Int, _ lo: Int, _ hi: Int) {
     let o = order.base
-    var bounds = leaf.base[Int(o[lo])]
-    for i in (lo + 1)..<hi { bounds = bounds.union(leaf.base[Int(o[i])]) }
+    var bounds = segment.leaf.base[Int(o[lo])]
+    for i in (lo + 1)..<hi { bounds = bounds.union(segment.leaf.base[Int(o[i])]) }
     nodeBox.base[node] = bounds
     if hi - lo <= Self.leafSize {
       nodeFirst.base[node] = Int32(lo)
@@ -328,7 +255,9 @@ struct LinearBox {
         for i in first..<(first + n) {
           let k = Int(order.base[i])
           counter.tested(1)
-          if leaf.base[k].holds(p, at: s) { g.query(group: k, p, &best, candidates: &candidates, counter: &counter) }
+          if segment.leaf.base[k].holds(p, at: s) {
+            g.query(group: k, p, &best, candidates: &candidates, counter: &counter)
+          }
         }
       }
     }

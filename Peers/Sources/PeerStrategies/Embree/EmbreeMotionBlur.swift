@@ -1,0 +1,53 @@
+import CPeers
+import HitTesting
+import LayerModel
+import Presentation
+
+/// Embree 3's motion-blur BVH as the index of a time-aware strategy (CPeers/embree.cpp): per
+/// time segment, each moving group is a user primitive with two time steps, its linear bounds'
+/// box at the segment's start and at its end (`LinearBoundsStrategy` fits them exactly as
+/// `linear-bvh` does); Embree builds its motion-blur BVH over them and `rtcPointQuery` at the
+/// segment fraction visits the primitives whose interpolated boxes may hold the point. The
+/// peer of the project's `linear-bvh`: same bounds, Embree's tree instead of ours.
+public struct EmbreeMotionIndex: LinearBoundsIndex {
+  public static let name = "embree-motion"
+  public static let summary =
+    "peer, time-aware: Embree 3 motion-blur BVH over the groups' linear bounds per segment, rtcPointQuery at time t"
+  public static let family = StrategyFamily.peer
+  public static let package = "libembree-dev"
+
+  let handle = _PeerHandle(HB_PEER_EMBREE_MOTION)
+  var boxes: [Double] = []
+
+  public init() {}
+
+  public var memoryFootprint: Int { boxes.capacity * 8 }
+
+  public mutating func rebuild(start: UnsafeBufferPointer<Box>, end: UnsafeBufferPointer<Box>) {
+    guard let handle else { preconditionFailure("\(Self.name): library not built in (install \(Self.package))") }
+    boxes.removeAll(keepingCapacity: true)
+    // Embree interpolates in single precision at a single-precision time: a relative pad of
+    // 1e-6 covers both roundings (about 1e-7 each), so its boxes hold the exact ones, which
+    // the strategy tests afterwards.
+    for i in 0..<start.count {
+      _append(start[i])
+      _append(end[i])
+    }
+    boxes.withUnsafeBufferPointer { hb_peer_update_motion(handle.raw, $0.baseAddress, Int32(start.count), 2) }
+  }
+
+  mutating func _append(_ b: Box) {
+    let pad = (Swift.abs(b.minX) + Swift.abs(b.maxX) + Swift.abs(b.minY) + Swift.abs(b.maxY)) * 1e-6 + 1e-30
+    boxes.append(b.minX - pad)
+    boxes.append(b.minY - pad)
+    boxes.append(b.maxX + pad)
+    boxes.append(b.maxY + pad)
+  }
+
+  public func candidates(_ p: Point, at s: Double) -> UnsafeBufferPointer<Int32> {
+    guard let handle else { return UnsafeBufferPointer(start: nil, count: 0) }
+    var entries: UnsafePointer<Int32>?
+    let n = Int(hb_peer_query(handle.raw, p.x, p.y, Float(s), &entries))
+    return UnsafeBufferPointer(start: entries, count: n)
+  }
+}
