@@ -3,54 +3,178 @@ import HitTesting
 import Scenes
 
 /// Every suite `hitbench run --suite NAME` knows, in the order `hitbench help run` lists them.
+/// Strategy lists are read when a suite is first used, so the peers registered by
+/// `hitbench-peers` are in them.
 public let allSuites: [Suite] = [
-  defaultSuite, scalingSuite, crossoverSuite, animatedFractionSuite, workloadsSuite, scenesSuite,
+  defaultSuite, scalingSuite, crossoverSuite, buildSuite, timeAwareSuite, peersSuite, animatedFractionSuite,
+  workloadsSuite, scenesSuite,
 ]
+
+/// Strategies whose frame at this size would take seconds: the walks visit every layer of a
+/// flat scene per query.
+func withoutWalks(_ kinds: [StrategyKind]) -> [StrategyKind] {
+  kinds.filter { $0 != .treeWalk && $0 != .lazyWalk }
+}
+
+/// The harness's own strategies (no peer), and the peers.
+var ownStrategies: [StrategyKind] { StrategyKind.allCases.filter { $0.family != .peer } }
+var peerStrategies: [StrategyKind] { StrategyKind.allCases.filter { $0.family == .peer } }
 
 /// The README's main command: every strategy on an app screen of 10,000 animated layers.
 public let defaultSuite = Suite("default", "every strategy on app, 10,000 animated layers, Q = 1, 100, 1000") {
   Run(.app, layers: 10_000, queries: [1, 100, 1000], frames: 40, warmup: 5)
+} targets: {
+  Target.everyAtMost(
+    "no allocation in the steady-state frame, every own strategy", ResultQuery(excludingFamily: "peer"),
+    .allocationsPerFrame, 0)
 }
 
-/// Frame cost against scene size, 100 to 1,000,000 layers (tree-walk stops at 100,000).
+/// Frame cost against scene size, 100 to 1,000,000 layers (the walks stop at 100,000).
 public let scalingSuite = Suite("scaling", "app and particles from 100 to 1,000,000 layers, Q = 100") {
   for kind in [SceneKind.app, .particles] {
     for n in [100, 1000, 10_000] { Run(kind, layers: n, queries: [100], frames: 40, warmup: 5) }
     Run(kind, layers: 100_000, queries: [100], frames: 12, warmup: 2)
-    Run(
-      kind, layers: 1_000_000, queries: [100], strategies: StrategyKind.allCases.filter { $0 != .treeWalk },
-      frames: 4, warmup: 1)
+    Run(kind, layers: 1_000_000, queries: [100], strategies: withoutWalks(StrategyKind.allCases), frames: 4, warmup: 1)
   }
+} targets: {
+  Target.everyAtMost(
+    "no allocation in the steady-state frame, every own strategy, every size", ResultQuery(excludingFamily: "peer"),
+    .allocationsPerFrame, 0)
 }
 
-/// Where an index starts to pay: frame time against queries per frame, at three sizes.
+/// Where an index starts to pay, end to end: frame time against queries per frame, at three
+/// sizes. lazy-walk answers one query as cheaply as anything, and thousands slowly: it stops at
+/// Q = 1000 (Q = 100 at 100,000 layers).
 public let crossoverSuite = Suite(
   "crossover", "app and particles at 1,000, 10,000 and 100,000 layers, Q = 1 to 10,000"
 ) {
   for kind in [SceneKind.app, .particles] {
-    Run(kind, layers: 1000, queries: [1, 10, 100, 1000, 10_000], frames: 20, warmup: 3)
-    Run(kind, layers: 10_000, queries: [1, 10, 100, 1000, 10_000], frames: 20, warmup: 3)
-    Run(kind, layers: 100_000, queries: [1, 10, 100, 1000], frames: 6, warmup: 2)
+    let most = StrategyKind.allCases.filter { $0 != .lazyWalk }
+    Run(kind, layers: 1000, queries: [1, 10, 100, 1000, 10_000], strategies: most, frames: 20, warmup: 3)
+    Run(kind, layers: 1000, queries: [1, 10, 100, 1000], strategies: [.lazyWalk], frames: 20, warmup: 3)
+    Run(kind, layers: 10_000, queries: [1, 10, 100, 1000, 10_000], strategies: most, frames: 20, warmup: 3)
+    Run(kind, layers: 10_000, queries: [1, 10, 100, 1000], strategies: [.lazyWalk], frames: 20, warmup: 3)
+    Run(kind, layers: 100_000, queries: [1, 10, 100, 1000], strategies: most, frames: 6, warmup: 2)
+    Run(kind, layers: 100_000, queries: [1, 10, 100], strategies: [.lazyWalk], frames: 6, warmup: 2)
   }
 }
 
-/// How much of the scene moves.
+/// The presentation build alone (Q = 1): per layer against size, one thread and two, for the
+/// strategy that needs every column (grid) and the one that needs only the structure
+/// (tree-walk), on particles, app and the interface mix.
+public let buildSuite = Suite("build", "the presentation build: particles, app, ui at 1k to 1M layers, 1 and 2 threads")
+{
+  for kind in [SceneKind.particles, .app, .ui] {
+    for n in [1000, 10_000, 100_000] {
+      for threads in [1, 2] {
+        Run(
+          kind, layers: n, queries: [1], strategies: [.treeWalk, .grid], frames: n > 10_000 ? 12 : 40, warmup: 3,
+          threads: threads)
+      }
+    }
+  }
+  for threads in [1, 2] {
+    Run(.particles, layers: 1_000_000, queries: [1], strategies: [.grid], frames: 6, warmup: 2, threads: threads)
+  }
+} targets: {
+  for kind in ["particles", "app"] {
+    for threads in [1, 2] {
+      Target.atMost(
+        "\(kind) 10k, \(threads) thread\(threads > 1 ? "s" : ""): build <= 70 ns per layer (about 2x the C floor)",
+        ResultQuery(scene: kind, layers: 10_000, strategy: "grid", threads: threads), .presentationNsPerLayer, 70)
+    }
+  }
+  Target.atMost(
+    "particles 1,000,000, 2 threads: build <= 50 ms",
+    ResultQuery(scene: "particles", layers: 1_000_000, strategy: "grid", threads: 2), .presentationNsMedian, 50e6)
+}
+
+/// The strategies that use time against the best rebuilds and the lazy walk, end to end, on
+/// the three animated scene kinds; and one million particles.
+public let timeAwareSuite = Suite(
+  "time-aware",
+  "lazy and time-aware strategies against rebuilds: particles, app, ui at 10k, Q = 1 to 10,000; 1M particles"
+) {
+  let rebuilds: [StrategyKind] = [.treeWalk, .flatScan, .bvhLBVH, .grid]
+  let timed = StrategyKind.allCases.filter { $0.family == .timeAware || $0.rawValue == "embree-motion" }
+  for kind in [SceneKind.particles, .app, .ui] {
+    Run(
+      kind, layers: 10_000, queries: [1, 10, 100, 1000, 10_000], strategies: rebuilds + timed, frames: 90, warmup: 10)
+    Run(kind, layers: 10_000, queries: [1, 10, 100, 1000], strategies: [.lazyWalk], frames: 20, warmup: 3)
+  }
+  Run(.particles, layers: 1_000_000, queries: [1000], strategies: [.grid] + timed, frames: 8, warmup: 2)
+} targets: {
+  Target.speedup(
+    "particles 10k, Q = 1000: best time-aware >= 100x lazy-walk",
+    ResultQuery(scene: "particles", layers: 10_000, queries: 1000, family: "time-aware"),
+    over: ResultQuery(scene: "particles", layers: 10_000, queries: 1000, strategy: "lazy-walk"), atLeast: 100)
+  Target.speedup(
+    "particles 10k, Q = 1000: best time-aware >= 5x the best rebuild",
+    ResultQuery(scene: "particles", layers: 10_000, queries: 1000, family: "time-aware"),
+    over: ResultQuery(scene: "particles", layers: 10_000, queries: 1000, family: "rebuild"), atLeast: 5)
+  Target.speedup(
+    "app 10k, Q = 100: best time-aware >= 3x the best rebuild",
+    ResultQuery(scene: "app", layers: 10_000, queries: 100, family: "time-aware"),
+    over: ResultQuery(scene: "app", layers: 10_000, queries: 100, family: "rebuild"), atLeast: 3)
+  Target.atMost(
+    "1,000,000 particles, Q = 1000: a whole frame <= 50 ms",
+    ResultQuery(scene: "particles", layers: 1_000_000, queries: 1000, excludingFamily: "peer"), .frameNsMedian, 50e6)
+  Target.everyAtMost(
+    "no allocation in the steady-state frame", ResultQuery(excludingFamily: "peer"), .allocationsPerFrame, 0)
+}
+
+/// The established libraries (run by `hitbench-peers`; with plain `hitbench` the peers are
+/// absent and the targets say so) beside the project's best strategies.
+public let peersSuite = Suite(
+  "peers", "peers (Box2D, Bullet, GEOS, libspatialindex, Embree) against own strategies: particles, app, 1k-100k"
+) {
+  let own: [StrategyKind] = [.treeWalk, .flatScan, .bvhLBVH, .grid, .windowGrid, .linearBVH]
+  for kind in [SceneKind.particles, .app] {
+    Run(
+      kind, layers: 1000, queries: [1, 10, 100, 1000, 10_000], strategies: own + peerStrategies, frames: 20, warmup: 3)
+    Run(
+      kind, layers: 10_000, queries: [1, 10, 100, 1000, 10_000], strategies: own + peerStrategies, frames: 20, warmup: 3
+    )
+    Run(
+      kind, layers: 100_000, queries: [1, 100, 1000], strategies: withoutWalks(own) + peerStrategies, frames: 6,
+      warmup: 2)
+  }
+} targets: {
+  for kind in ["particles", "app"] {
+    Target.speedup(
+      "\(kind) 10k, Q = 1000: the best own strategy >= 10x the best peer",
+      ResultQuery(scene: kind, layers: 10_000, queries: 1000, excludingFamily: "peer"),
+      over: ResultQuery(scene: kind, layers: 10_000, queries: 1000, family: "peer"), atLeast: 10)
+  }
+}
+
+/// How much of the scene moves: the build should follow the animated layers, not the tree.
 public let animatedFractionSuite = Suite("animated-fraction", "app at 10,000 layers, 0 to 100% animated, Q = 100") {
   for f in [0.0, 0.1, 0.5, 1.0] { Run(.app, layers: 10_000, animated: f, queries: [100], frames: 30, warmup: 5) }
+} targets: {
+  Target.speedup(
+    "app 10k: build with 10% animated <= 30% of fully animated",
+    ResultQuery(scene: "app", animatedFraction: 0.1, strategy: "grid"),
+    over: ResultQuery(scene: "app", animatedFraction: 1, strategy: "grid"), atLeast: 1 / 0.3,
+    metric: .presentationNsMedian)
 }
 
 /// The query patterns.
 public let workloadsSuite = Suite("workloads", "app at 10,000 layers, every workload, Q = 1000") {
-  for w in Workload.allCases { Run(.app, layers: 10_000, queries: [1000], workload: w, frames: 20, warmup: 3) }
+  for w in Workload.allCases {
+    Run(.app, layers: 10_000, queries: [1000], workload: w, strategies: ownStrategies, frames: 20, warmup: 3)
+  }
 }
 
-/// Every scene kind, and the real app layouts in data/scenes.
+/// Every scene kind, and the real layouts in data/scenes.
 public let scenesSuite = Suite("scenes", "every scene kind at 10,000 layers and the real layouts, Q = 100") {
-  for kind in SceneKind.allCases { Run(kind, layers: 10_000, queries: [100], frames: 30, warmup: 5) }
+  for kind in SceneKind.allCases {
+    Run(kind, layers: 10_000, queries: [100], strategies: ownStrategies, frames: 30, warmup: 5)
+  }
   for name in [
     "appleid_signin_sheet", "introlevels_tabbar", "mail_compose_ios5", "photos_picker_grid", "search_display_active",
     "wechat_chat_truncated",
   ] {
-    Run(file: "data/scenes/\(name).json", queries: [100], frames: 30, warmup: 5)
+    Run(file: "data/scenes/\(name).json", queries: [100], strategies: ownStrategies, frames: 30, warmup: 5)
   }
 }

@@ -4,6 +4,8 @@
 public enum Metric: String, CaseIterable, Sendable, Hashable {
   case frameNsMedian, frameNsP90, hitTestNsMedian, presentationNsMedian, updateNsMedian, queriesNsMedian
   case nsPerQuery, allocationsPerFrame, testedPerQuery, indexBytes
+  /// The presentation build's median divided by the layer count (derived, not in the JSON).
+  case presentationNsPerLayer
 
   /// The path in a result's JSON: `frameNs.median`, `allocationsPerFrame`...
   public var jsonPath: [String] {
@@ -18,6 +20,7 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     case .allocationsPerFrame: ["allocationsPerFrame"]
     case .testedPerQuery: ["testedPerQuery"]
     case .indexBytes: ["indexBytes"]
+    case .presentationNsPerLayer: ["presentationNs", "median"]
     }
   }
 
@@ -33,6 +36,7 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     case .allocationsPerFrame: m.allocationsPerFrame
     case .testedPerQuery: m.testedPerQuery
     case .indexBytes: Double(m.indexBytes)
+    case .presentationNsPerLayer: m.presentationNs.median / Double(Swift.max(m.layers, 1))
     }
   }
 
@@ -43,7 +47,7 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
   public func format(_ v: Double) -> String {
     if isTime {
       let us = v / 1000
-      if self == .nsPerQuery { return _fixed(v, 1) + " ns" }
+      if self == .nsPerQuery || self == .presentationNsPerLayer { return _fixed(v, 1) + " ns" }
       return us >= 10_000 ? _fixed(us / 1000, 2) + " ms" : _fixed(us, us < 10 ? 2 : 1) + " us"
     }
     return _fixed(v, v.rounded() == v ? 0 : 3)

@@ -44,11 +44,14 @@ public struct ResultQuery: Sendable {
   public var animatedFraction: Double?
   public var strategy: String?
   public var family: String?
+  /// Results of every family but this one ("the best own strategy": not a peer).
+  public var excludingFamily: String?
   public var threads: Int?
 
   public init(
     scene: String? = nil, layers: Int? = nil, queries: Int? = nil, workload: String? = nil,
-    animatedFraction: Double? = nil, strategy: String? = nil, family: String? = nil, threads: Int? = nil
+    animatedFraction: Double? = nil, strategy: String? = nil, family: String? = nil, excludingFamily: String? = nil,
+    threads: Int? = nil
   ) {
     self.scene = scene
     self.layers = layers
@@ -57,6 +60,7 @@ public struct ResultQuery: Sendable {
     self.animatedFraction = animatedFraction
     self.strategy = strategy
     self.family = family
+    self.excludingFamily = excludingFamily
     self.threads = threads
   }
 
@@ -65,7 +69,7 @@ public struct ResultQuery: Sendable {
       && (queries == nil || m.queriesPerFrame == queries) && (workload == nil || m.workload == workload)
       && (animatedFraction == nil || m.animatedFraction == animatedFraction)
       && (strategy == nil || m.strategy == strategy) && (family == nil || m.family == family)
-      && (threads == nil || m.threads == threads)
+      && (excludingFamily == nil || m.family != excludingFamily) && (threads == nil || m.threads == threads)
   }
 
   /// The matching result with the smallest value of `metric` (the fastest, by default by
@@ -80,6 +84,7 @@ public struct ResultQuery: Sendable {
   public var label: String {
     var parts: [String] = []
     if let family { parts.append("the best \(family) strategy") }
+    if let excludingFamily { parts.append("the best strategy but the \(excludingFamily)s") }
     if let strategy { parts.append(strategy) }
     if let scene { parts.append(scene) }
     if let layers { parts.append("\(layers) layers") }
