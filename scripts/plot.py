@@ -13,9 +13,16 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-STRATEGIES = ["tree-walk", "flat-scan", "flat-tree", "bvh-sah", "bvh-lbvh", "bvh-refit", "grid"]
-COLORS = dict(zip(STRATEGIES, ["#444444", "#1f77b4", "#17becf", "#d62728", "#ff7f0e", "#9467bd", "#2ca02c"]))
-MARKERS = dict(zip(STRATEGIES, ["o", "s", "^", "D", "v", "P", "*"]))
+OWN = ["tree-walk", "flat-scan", "flat-tree", "bvh-sah", "bvh-lbvh", "bvh-refit", "grid",
+       "lazy-walk", "window-grid", "stagger-grid", "linear-bvh"]
+PEERS = ["box2d-tree", "bullet-dbvt", "geos-strtree", "sidx-rstar", "embree-bvh", "embree-refit", "embree-motion"]
+STRATEGIES = OWN + PEERS
+COLORS = dict(zip(STRATEGIES, ["#444444", "#1f77b4", "#17becf", "#d62728", "#ff7f0e", "#9467bd", "#2ca02c",
+                               "#8c564b", "#e377c2", "#bcbd22", "#7f7f7f",
+                               "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#a55194", "#ce6dbd"]))
+MARKERS = dict(zip(STRATEGIES, ["o", "s", "^", "D", "v", "P", "*", "X", "h", "<", ">",
+                                "1", "2", "3", "4", "x", "+", "d"]))
+SUITES = ["default", "scaling", "crossover", "build", "time-aware", "animated-fraction", "workloads", "scenes"]
 
 
 def load(d, suite):
@@ -28,7 +35,7 @@ def load(d, suite):
 
 def flat(r):
     row = {k: v for k, v in r.items() if not isinstance(v, dict)}
-    for k in ("presentationNs", "updateNs", "queriesNs", "frameNs"):
+    for k in [k for k, v in r.items() if isinstance(v, dict)]:
         for s, v in r[k].items():
             row[f"{k}.{s}"] = v
     return row
@@ -52,7 +59,8 @@ def line_plot(ax, results, x, y, title, xlabel, ylabel):
     for s in STRATEGIES:
         pts = sorted((x(r), y(r)) for r in results if r["strategy"] == s)
         if pts:
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=MARKERS[s], color=COLORS[s], label=s)
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=MARKERS[s], color=COLORS[s], label=s,
+                    linestyle="--" if s in PEERS else "-")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_title(title)
@@ -72,8 +80,9 @@ def best_by(results, key):
 
 
 def grouped_bars(ax, results, group, value, groups, title, ylabel, log=True):
-    width = 0.8 / len(STRATEGIES)
-    for i, s in enumerate(STRATEGIES):
+    present = [s for s in STRATEGIES if any(r["strategy"] == s for r in results)]
+    width = 0.8 / max(len(present), 1)
+    for i, s in enumerate(present):
         ys = []
         for g in groups:
             m = [value(r) for r in results if r["strategy"] == s and group(r) == g]
@@ -92,7 +101,7 @@ def main():
     d = sys.argv[1]
     plots = os.path.join(d, "plots")
     os.makedirs(plots, exist_ok=True)
-    suites = {s: load(d, s) for s in ["default", "scaling", "crossover", "animated-fraction", "workloads", "scenes"]}
+    suites = {s: load(d, s) for s in SUITES}
     for s, rs in suites.items():
         write_csv(d, s, rs)
     us = lambda r: r["frameNs"]["median"] / 1000  # noqa: E731
@@ -103,7 +112,7 @@ def main():
         fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
         for ax, kind in zip(axes, ["app", "particles"]):
             line_plot(ax, [r for r in rs if r["scene"] == kind], lambda r: r["layers"], us,
-                      f"{kind}: frame (update + 100 queries)", "layers", "us per frame (median)")
+                      f"{kind}: frame (build + update + 100 queries)", "layers", "us per frame (median)")
         axes[0].legend(fontsize=8)
         fig.tight_layout()
         fig.savefig(os.path.join(plots, "scaling.png"), dpi=110)
@@ -111,10 +120,11 @@ def main():
         # Presentation cost per layer.
         fig, ax = plt.subplots(figsize=(6, 4))
         for kind in ["app", "particles"]:
-            pts = sorted({r["layers"]: r["presentationNs"]["median"] / r["layers"] for r in rs if r["scene"] == kind}.items())
+            pts = sorted({r["layers"]: r["presentationNs"]["median"] / r["layers"]
+                          for r in rs if r["scene"] == kind and r["strategy"] == "grid"}.items())
             ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=kind)
         ax.set_xscale("log")
-        ax.set_title("presentation frame build, ns per layer (all animated)")
+        ax.set_title("presentation frame build (grid's columns), ns per layer")
         ax.set_xlabel("layers")
         ax.set_ylabel("ns per layer")
         ax.grid(True, which="both", alpha=0.3)
@@ -149,10 +159,14 @@ def main():
     if rs:
         fig, ax = plt.subplots(figsize=(8, 4))
         names = [s for s in STRATEGIES if any(r["strategy"] == s for r in rs)]
-        upd = [next(r for r in rs if r["strategy"] == s)["updateNs"]["median"] / 1000 for s in names]
-        qs = [next(r for r in rs if r["strategy"] == s)["queriesNs"]["median"] / 1000 for s in names]
-        ax.bar(names, upd, label="update", color="#ff7f0e")
-        ax.bar(names, qs, bottom=upd, label="queries (1000)", color="#1f77b4")
+        pick = lambda s: next(r for r in rs if r["strategy"] == s)  # noqa: E731
+        build = [pick(s)["presentationNs"]["median"] / 1000 for s in names]
+        upd = [pick(s)["updateNs"]["median"] / 1000 for s in names]
+        qs = [pick(s)["queriesNs"]["median"] / 1000 for s in names]
+        ax.bar(names, build, label="presentation build", color="#7f7f7f")
+        ax.bar(names, upd, bottom=build, label="update", color="#ff7f0e")
+        ax.bar(names, qs, bottom=[a + b for a, b in zip(build, upd)], label="queries (1000)", color="#1f77b4")
+        ax.tick_params(axis="x", rotation=30)
         ax.set_yscale("log")
         ax.set_ylabel("us per frame (median)")
         ax.set_title("app, 10,000 animated layers, 1000 queries: where the frame goes")
@@ -194,7 +208,8 @@ def main():
         for r in rs:
             if scene_name(r) not in order:
                 order.append(scene_name(r))
-        grouped_bars(ax, rs, scene_name, us, order, "frame (update + 100 queries) by scene", "us per frame (median)")
+        grouped_bars(ax, rs, scene_name, us, order, "frame (build + update + 100 queries) by scene",
+                     "us per frame (median)")
         ax.legend(fontsize=7, ncol=2)
         fig.tight_layout()
         fig.savefig(os.path.join(plots, "scenes.png"), dpi=110)
@@ -213,6 +228,47 @@ def main():
         ax.legend(fontsize=7)
         fig.tight_layout()
         fig.savefig(os.path.join(plots, "animated-fraction.png"), dpi=110)
+        plt.close(fig)
+
+    # 7. The build: ns per layer against size, one thread and two.
+    rs = [r for r in suites["build"] if r["strategy"] == "grid"]
+    if rs:
+        fig, ax = plt.subplots(figsize=(7, 4.5))
+        for kind, color in zip(["particles", "app", "ui"], ["#1f77b4", "#d62728", "#2ca02c"]):
+            for threads, style in [(1, "-"), (2, "--")]:
+                pts = sorted((r["layers"], r["presentationNs"]["median"] / r["layers"])
+                             for r in rs if r["scene"] == kind and r["threads"] == threads)
+                if pts:
+                    ax.plot([p[0] for p in pts], [p[1] for p in pts], style, marker="o", color=color,
+                            label=f"{kind}, {threads} thread{'s' if threads > 1 else ''}")
+        ax.set_xscale("log")
+        ax.set_xlabel("layers")
+        ax.set_ylabel("ns per layer (median)")
+        ax.set_title("presentation build (every column), per layer")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        fig.savefig(os.path.join(plots, "build.png"), dpi=110)
+        plt.close(fig)
+
+    # 8. Time-aware and peers: end-to-end frame against Q at 10,000 layers.
+    for suite, kinds, name in [("time-aware", ["particles", "app", "ui"], "time-aware.png"),
+                               ("crossover", ["particles", "app"], "peers.png")]:
+        rs = [r for r in suites[suite] if r["layers"] == 10000]
+        if name == "peers.png":
+            keep = {"tree-walk", "grid", "bvh-lbvh", "window-grid", "linear-bvh"}
+            rs = [r for r in rs if r["family"] == "peer" or r["strategy"] in keep]
+            if not any(r["family"] == "peer" for r in rs):
+                continue
+        if not rs:
+            continue
+        fig, axes = plt.subplots(1, len(kinds), figsize=(6 * len(kinds), 4.5))
+        for ax, kind in zip(axes, kinds):
+            line_plot(ax, [r for r in rs if r["scene"] == kind], lambda r: r["queriesPerFrame"], us,
+                      f"{kind}, 10,000 layers: end-to-end frame against Q", "queries per frame", "us per frame (median)")
+        axes[0].legend(fontsize=7)
+        fig.tight_layout()
+        fig.savefig(os.path.join(plots, name), dpi=110)
         plt.close(fig)
 
 

@@ -2,7 +2,9 @@
 # Regenerates RESULTS.md and its plots: runs every suite (with --verify) and the auxiliary
 # measurements, writes JSON and CSV under data/results/, draws the plots with matplotlib (pinned
 # in scripts/requirements.txt, installed into .venv by this script) and renders RESULTS.md
-# from scripts/RESULTS.template.md. About 10 minutes on a 2-core machine.
+# from scripts/RESULTS.template.md. When the peer libraries are installed (scripts/peers.sh)
+# every suite runs through hitbench-peers, so the peers appear beside the project's strategies;
+# otherwise RESULTS.md says they were not measured. About 30 minutes on a 2-core machine.
 #   scripts/results.sh            measure, plot, render
 #   scripts/results.sh --render   plot and render from the data already in data/results/
 #   scripts/results.sh --asan     the pipeline on the default and crossover suites with a binary
@@ -14,7 +16,7 @@ bash scripts/setup.sh
 mode="${1:-measure}"
 out=data/results
 bin=.build/release/hitbench
-suites=(default scaling crossover animated-fraction workloads scenes)
+suites=(default scaling crossover build time-aware animated-fraction workloads scenes)
 verify_scenes=2000
 if [ "$mode" = "--asan" ]; then
   out=$(mktemp -d)
@@ -26,7 +28,15 @@ if [ "$mode" = "--asan" ]; then
 fi
 mkdir -p "$out/plots"
 if [ "$mode" != "--render" ]; then
-  [ "$mode" = "--asan" ] || swift build -c release --product hitbench >&2
+  if [ "$mode" != "--asan" ]; then
+    swift build -c release --product hitbench >&2
+    if bash scripts/peers.sh --check >&2; then
+      bin=$(bash scripts/peers.sh | tail -1)
+      echo "peers=measured ($($bin list | grep -c '^[a-z0-9-]* *peer:') peers)" > "$out/peers.txt"
+    else
+      echo "peers=not installed (bash scripts/peers.sh installs them)" > "$out/peers.txt"
+    fi
+  fi
   rm -f "$out/suite-seconds.csv.tmp"
   for suite in "${suites[@]}"; do
     echo "results: suite $suite" >&2

@@ -233,6 +233,7 @@ struct LinearBox {
     let g = groups
     var best = MotionGroups.Best()
     var candidates = 0
+    var visited = 0
     g.query(group: 0, p, &best, candidates: &candidates, counter: &counter)
     if nodes > 0 {
       let s = fraction
@@ -242,6 +243,7 @@ struct LinearBox {
       while sp > 0 {
         sp -= 1
         let node = Int(st[sp])
+        visited &+= 1
         counter.tested(1)
         guard nodeBox.base[node].holds(p, at: s) else { continue }
         let n = Int(nodeCount.base[node])
@@ -264,6 +266,7 @@ struct LinearBox {
     counters.candidates &+= candidates
     counters.presentations = g.lazy.evaluations
     length.candidates &+= candidates
+    length.scanned &+= visited
     return best.layer >= 0 ? LayerID(Int32(best.layer)) : nil
   }
 }

@@ -143,7 +143,9 @@ final class _IndexedLinearState<Index: LinearBoundsIndex> {
     g.query(group: 0, p, &best, candidates: &candidates, counter: &counter)
     let s = fraction
     let leaf = segment.leaf.base
-    for i in index.candidates(p, at: s) {
+    let found = index.candidates(p, at: s)
+    length.scanned &+= found.count &+ outsideCount
+    for i in found {
       let k = Int(entryGroup.base[Int(i)])
       counter.tested(1)
       if leaf[k].holds(p, at: s) { g.query(group: k, p, &best, candidates: &candidates, counter: &counter) }

@@ -3,10 +3,12 @@ import Presentation
 
 /// A uniform grid over a changing list of boxes, rebuilt in place (counting sort into cell
 /// lists): the time-aware strategies' top level, over the moving groups' window boxes. Cell side
-/// from the boxes' mean extent, at most 128 x 128 cells over the boxes' finite extent; a box
-/// reaching past it (or the whole plane) is listed in the edge cells it reaches, and a point
-/// outside is looked up in the nearest edge cell. No allocation once its buffers have grown to
-/// the largest list seen.
+/// from the boxes' mean extent, about one cell per box (128 to 2048 a side) over the boxes'
+/// finite extent; a box reaching past it (or the whole plane) is listed in the edge cells it
+/// reaches, and a point outside is looked up in the nearest edge cell. A box spanning more
+/// than `maxCellsPerBox` cells goes to one overflow list instead, so memory stays within
+/// that many entries per box. Cell lists and the overflow list are in descending index. No
+/// allocation once its buffers have grown to the largest list seen.
 final class BoxGrid {
   var originX = 0.0
   var originY = 0.0
@@ -17,8 +19,13 @@ final class BoxGrid {
   let fill = ScratchBuffer<Int32>()
   let entries = ScratchBuffer<Int32>()
   var entryCount = 0
+  /// Boxes spanning too many cells, descending.
+  let overflow = ScratchBuffer<Int32>()
+  var overflowCount = 0
 
-  /// Rebuilds over `boxes[0 ..< count]`; entries are indices into them, ascending within a cell.
+  static let maxCellsPerBox = 256
+
+  /// Rebuilds over `boxes[0 ..< count]`; entries are indices into them, descending within a cell.
   func rebuild(_ boxes: UnsafePointer<Box>, count: Int) {
     var minX = Double.infinity
     var minY = Double.infinity
@@ -46,20 +53,32 @@ final class BoxGrid {
     }
     let w = maxX - minX
     let h = maxY - minY
-    let side = Swift.max(extent / Double(finite), Swift.max(w, h) / 128, 1e-9)
+    // About one cell per box, cells no smaller than the mean box: up to 2048 a side (a
+    // million small boxes need more than a fixed 128 x 128 would give: dozens per cell).
+    let limit = Swift.min(2048, Swift.max(128, Int(Double(finite).squareRoot())))
+    let side = Swift.max(extent / Double(finite), Swift.max(w, h) / Double(limit), 1e-9)
     originX = minX
     originY = minY
     inverseSide = 1 / side
-    columns = _cellCount(w * inverseSide, limit: 128)
-    rows = _cellCount(h * inverseSide, limit: 128)
+    columns = _cellCount(w * inverseSide, limit: limit)
+    rows = _cellCount(h * inverseSide, limit: limit)
     let cells = columns * rows
     cellStart.reserve(cells + 1)
     fill.reserve(cells + 1)
     let start = cellStart.base
     for c in 0...cells { start[c] = 0 }
-    for i in 0..<count {
+    overflow.reserve(count)
+    overflowCount = 0
+    var i = count - 1
+    while i >= 0 {
+      defer { i -= 1 }
       let (x0, x1, y0, y1) = _span(boxes[i])
       if x0 > x1 { continue }
+      if (x1 - x0 + 1) * (y1 - y0 + 1) > Self.maxCellsPerBox {
+        overflow.base[overflowCount] = Int32(i)
+        overflowCount += 1
+        continue
+      }
       for y in y0...y1 { for x in x0...x1 { start[y * columns + x + 1] &+= 1 } }
     }
     for c in 0..<cells { start[c + 1] &+= start[c] }
@@ -70,9 +89,13 @@ final class BoxGrid {
     let f = fill.base
     for c in 0..<cells { f[c] = start[c] }
     let e = entries.base
-    for i in 0..<count {
+    // Descending index: groups are numbered in drawing order, so a cell lists the top-most
+    // first and, once a query has a hit, the groups after it are rejected by rank alone.
+    i = count - 1
+    while i >= 0 {
+      defer { i -= 1 }
       let (x0, x1, y0, y1) = _span(boxes[i])
-      if x0 > x1 { continue }
+      if x0 > x1 || (x1 - x0 + 1) * (y1 - y0 + 1) > Self.maxCellsPerBox { continue }
       for y in y0...y1 {
         for x in x0...x1 {
           let c = y * columns + x
@@ -106,7 +129,12 @@ final class BoxGrid {
     return Int(cellStart.base[c])..<Int(cellStart.base[c + 1])
   }
 
-  var memoryFootprint: Int { (cellStart.capacity + fill.capacity + entries.capacity) * 4 }
+  /// The overflow list: boxes too big for the cells.
+  @inline(__always) var overflowEntries: UnsafeBufferPointer<Int32> {
+    UnsafeBufferPointer(start: overflow.base, count: overflowCount)
+  }
+
+  var memoryFootprint: Int { (cellStart.capacity + fill.capacity + entries.capacity + overflow.capacity) * 4 }
 }
 
 /// Cells along one side for an extent of `cells` cell sides: at least 1, at most `limit`, and

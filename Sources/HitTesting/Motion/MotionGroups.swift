@@ -36,6 +36,10 @@ final class MotionGroups {
   var hull: [Box] = []
   /// The highest rank in group g, root included (static order only).
   var maxRank: [Int32] = []
+  /// The largest `maxRank` of groups 0 ... g: with a static order, a list of groups in
+  /// descending index can stop at the first group g with `prefixMaxRank[g]` at or below the
+  /// best rank found (no group after it can be above).
+  var prefixMaxRank: [Int32] = []
   /// Static grids of the larger groups (`gridOf[g]`, -1: scan the members).
   var gridOf: [Int32] = []
   var grids: [StaticGrid] = []
@@ -101,6 +105,7 @@ final class MotionGroups {
     memberBox = []
     hull = []
     maxRank = []
+    prefixMaxRank = []
     gridOf = []
     grids = []
     for g in 0..<groups {
@@ -120,6 +125,7 @@ final class MotionGroups {
       memberStart.append(Int32(members.count))
       hull.append(h)
       maxRank.append(top)
+      prefixMaxRank.append(Swift.max(top, prefixMaxRank.last ?? -1))
       let count = members.count - start
       if count > 8 {
         gridOf.append(Int32(grids.count))

@@ -113,12 +113,26 @@ public struct WindowGrid: SceneStrategy {
     var candidates = 0
     g.query(group: 0, p, &best, candidates: &candidates, counter: &counter)
     let b = boxes.base
+    // Both lists are in descending group index: with a static order, stop at the first group
+    // no group before it can beat.
+    let ordered = g.lazy.orderIsStatic
+    var scanned = 0
     for i in grid.lookup(p) {
       let k = Int(grid.entries.base[i])
+      if ordered && g.prefixMaxRank[k] <= best.rank { break }
+      scanned &+= 1
       counter.tested(1)
       guard b[k].holds(p) else { continue }
       g.query(group: k, p, &best, candidates: &candidates, counter: &counter)
     }
+    for k in grid.overflowEntries {
+      if ordered && g.prefixMaxRank[Int(k)] <= best.rank { break }
+      scanned &+= 1
+      counter.tested(1)
+      guard b[Int(k)].holds(p) else { continue }
+      g.query(group: Int(k), p, &best, candidates: &candidates, counter: &counter)
+    }
+    length.scanned &+= scanned
     counters.candidates &+= candidates
     counters.presentations = g.lazy.evaluations
     length.candidates &+= candidates
