@@ -32,7 +32,7 @@ if [ "$mode" != "--render" ]; then
     swift build -c release --product hitbench >&2
     if bash scripts/peers.sh --check >&2; then
       bin=$(bash scripts/peers.sh | tail -1)
-      echo "peers=measured ($($bin list | grep -c '^[a-z0-9-]* *peer:') peers)" > "$out/peers.txt"
+      echo "peers=measured ($($bin list | grep -cE '^[a-z0-9-]+ +peer[:,]') peers)" > "$out/peers.txt"
     else
       echo "peers=not installed (bash scripts/peers.sh installs them)" > "$out/peers.txt"
     fi

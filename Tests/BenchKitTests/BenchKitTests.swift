@@ -16,6 +16,7 @@ import Testing
     #expect(abs(s.p90 - 61.6) < 1e-9)
     #expect(abs(s.p99 - 96.16) < 1e-9)
     #expect(s.mad == 1)
+    #expect(s.mean == 22, "(1 + 2 + 3 + 4 + 100) / 5: the one slow frame is in the mean, not the median")
     #expect(s.isNoisy, "p90 more than twice the median")
     let even = Summary([10, 20, 30, 40])
     #expect(even.median == 25)
@@ -121,7 +122,7 @@ import Testing
     for r in rs {
       for k in keys { #expect(r[k] != nil, "\(k)") }
       for k in ["presentationNs", "updateNs", "queriesNs", "frameNs"] {
-        for s in ["min", "median", "p90", "p99", "mad"] { #expect(r[k]?[s] != nil, "\(k).\(s)") }
+        for s in ["min", "median", "p90", "p99", "mad", "mean"] { #expect(r[k]?[s] != nil, "\(k).\(s)") }
       }
     }
     for k in ["toolchain", "buildFlags", "cpuModel", "gitCommit", "seed", "command"] {

@@ -97,7 +97,7 @@ public struct RunReport: Sendable {
     func summary(_ s: Summary) -> JSONValue {
       .object([
         ("min", .number(s.min)), ("median", .number(s.median)), ("p90", .number(s.p90)), ("p99", .number(s.p99)),
-        ("mad", .number(s.mad)),
+        ("mad", .number(s.mad)), ("mean", .number(s.mean)),
       ])
     }
     return [
@@ -126,14 +126,14 @@ public struct RunReport: Sendable {
   }
 
   /// One flat row per result: scalars as they are, summaries as their median (and the frame's
-  /// p90, p99, min and MAD).
+  /// p90, p99, min, MAD and mean).
   func csv() -> String {
     guard let first = results.first else { return "" }
     var header: [String] = []
     for (k, v) in Self.fields(first) {
       if case .object = v {
         header.append(k + "Median")
-        if k == "frameNs" { header += ["frameNsP90", "frameNsP99", "frameNsMin", "frameNsMad"] }
+        if k == "frameNs" { header += ["frameNsP90", "frameNsP99", "frameNsMin", "frameNsMad", "frameNsMean"] }
       } else {
         header.append(k)
       }
@@ -149,7 +149,7 @@ public struct RunReport: Sendable {
         case .object:
           row.append("\(v["median"].flatMap { if case .number(let d) = $0 { d } else { nil } } ?? 0)")
           if k == "frameNs" {
-            for key in ["p90", "p99", "min", "mad"] {
+            for key in ["p90", "p99", "min", "mad", "mean"] {
               row.append("\(v[key].flatMap { if case .number(let d) = $0 { d } else { nil } } ?? 0)")
             }
           }

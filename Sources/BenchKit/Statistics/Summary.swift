@@ -1,22 +1,25 @@
-/// Order statistics of one phase over the measured frames, in nanoseconds: min, median, p90,
-/// p99 (linear interpolation between closest ranks, numpy's default) and the median absolute
-/// deviation from the median. O(n log n) to compute, once per result.
+/// Statistics of one phase over the measured frames, in nanoseconds: min, median, p90, p99
+/// (linear interpolation between closest ranks, numpy's default), the median absolute
+/// deviation from the median, and the mean (which, unlike the median, carries the cost of the
+/// occasional frame that re-indexes). O(n log n) to compute, once per result.
 public struct Summary: Sendable, Equatable {
   public var min: Double
   public var median: Double
   public var p90: Double
   public var p99: Double
   public var mad: Double
+  public var mean: Double
 
-  public init(min: Double, median: Double, p90: Double, p99: Double, mad: Double) {
+  public init(min: Double, median: Double, p90: Double, p99: Double, mad: Double, mean: Double) {
     self.min = min
     self.median = median
     self.p90 = p90
     self.p99 = p99
     self.mad = mad
+    self.mean = mean
   }
 
-  public static let zero = Summary(min: 0, median: 0, p90: 0, p99: 0, mad: 0)
+  public static let zero = Summary(min: 0, median: 0, p90: 0, p99: 0, mad: 0, mean: 0)
 
   /// The summary of `samples` (zero for none).
   public init(_ samples: [Double]) {
@@ -31,6 +34,7 @@ public struct Summary: Sendable, Equatable {
     self.p90 = Self.percentile(s, 0.9)
     self.p99 = Self.percentile(s, 0.99)
     self.mad = Self.percentile(s.map { abs($0 - m) }.sorted(), 0.5)
+    self.mean = s.reduce(0, +) / Double(s.count)
   }
 
   /// The q-quantile of sorted values, interpolating linearly between ranks.
@@ -48,6 +52,6 @@ public struct Summary: Sendable, Equatable {
 
   /// Each statistic divided by `k` (per-query costs).
   public func divided(by k: Double) -> Summary {
-    Summary(min: min / k, median: median / k, p90: p90 / k, p99: p99 / k, mad: mad / k)
+    Summary(min: min / k, median: median / k, p90: p90 / k, p99: p99 / k, mad: mad / k, mean: mean / k)
   }
 }

@@ -2,7 +2,7 @@
 /// checks. A suite declares which metrics `compare` checks and how much each may grow
 /// (`Suite.thresholds`), as package-benchmark declares thresholds per benchmark.
 public enum Metric: String, CaseIterable, Sendable, Hashable {
-  case frameNsMedian, frameNsP90, hitTestNsMedian, presentationNsMedian, updateNsMedian, queriesNsMedian
+  case frameNsMedian, frameNsP90, frameNsMean, hitTestNsMedian, presentationNsMedian, updateNsMedian, queriesNsMedian
   case nsPerQuery, allocationsPerFrame, testedPerQuery, indexBytes
   /// The presentation build's median divided by the layer count (derived, not in the JSON).
   case presentationNsPerLayer
@@ -12,6 +12,7 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     switch self {
     case .frameNsMedian: ["frameNs", "median"]
     case .frameNsP90: ["frameNs", "p90"]
+    case .frameNsMean: ["frameNs", "mean"]
     case .hitTestNsMedian: ["hitTestNs", "median"]
     case .presentationNsMedian: ["presentationNs", "median"]
     case .updateNsMedian: ["updateNs", "median"]
@@ -28,6 +29,7 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     switch self {
     case .frameNsMedian: m.frameNs.median
     case .frameNsP90: m.frameNs.p90
+    case .frameNsMean: m.frameNs.mean
     case .hitTestNsMedian: m.hitTestNs.median
     case .presentationNsMedian: m.presentationNs.median
     case .updateNsMedian: m.updateNs.median

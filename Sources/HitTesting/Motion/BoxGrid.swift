@@ -63,8 +63,11 @@ final class BoxGrid {
     columns = _cellCount(w * inverseSide, limit: limit)
     rows = _cellCount(h * inverseSide, limit: limit)
     let cells = columns * rows
-    cellStart.reserve(cells + 1)
-    fill.reserve(cells + 1)
+    // The cell tables at their bound for this many boxes (limit squared), and the entries with
+    // room to grow: windows change length, and with them the cells and the lists, and a
+    // buffer grown by exactly what one window needs would allocate again at the next.
+    cellStart.reserve(limit * limit + 1)
+    fill.reserve(limit * limit + 1)
     let start = cellStart.base
     for c in 0...cells { start[c] = 0 }
     overflow.reserve(count)
@@ -83,9 +86,7 @@ final class BoxGrid {
     }
     for c in 0..<cells { start[c + 1] &+= start[c] }
     entryCount = Int(start[cells])
-    // With headroom: the count changes from window to window, and growing by exactly what is
-    // needed would allocate again at every slightly larger one.
-    if entryCount > entries.capacity { entries.reserve(entryCount * 3 / 2 + 64) }
+    if entryCount > entries.capacity { entries.reserve(Swift.max(entryCount * 2, count * 4) + 64) }
     let f = fill.base
     for c in 0..<cells { f[c] = start[c] }
     let e = entries.base
