@@ -315,6 +315,16 @@ def main():
             shares.append(f"{g['presentationNs']['median'] / g['frameNs']['median'] * 100:.0f}% on {kind} 10k")
     v["grid_build_share"] = " and ".join(shares) if shares else "(not measured)"
 
+    pp = os.path.join(d, "peer-profile.csv")
+    if os.path.exists(pp):
+        prof = {}
+        for r in csv.DictReader(open(pp)):
+            prof.setdefault((r["peer"], r["scene"], r["phase"]), []).append(f"{r['dso']} {float(r['percent']):.0f}%")
+        v["peer_profile"] = table(["peer", "scene", "phase", "samples by library"],
+                                  [[k[0], k[1], k[2], ", ".join(x)] for k, x in prof.items()])
+    else:
+        v["peer_profile"] = "(not measured: needs the peers and perf)"
+
     # Values quoted in "what did not work".
     refit = find(res["scaling"], scene="particles", layers=100000, strategy="bvh-refit")
     sah = find(res["scaling"], scene="particles", layers=100000, strategy="bvh-sah")

@@ -55,6 +55,10 @@ if [ "$mode" != "--render" ]; then
     "$bin" scanbench --scene particles --layers 10000 | tail -1
     "$bin" scanbench --scene particles --layers 100000 | tail -1
   } > "$out/scanbench.csv"
+  if grep -q '^peers=measured' "$out/peers.txt" 2>/dev/null && command -v perf >/dev/null; then
+    echo "results: peer profiles" >&2
+    bash scripts/peer_profile.sh "$out" "$bin"
+  fi
   echo "results: verify" >&2
   "$bin" verify --scenes "$verify_scenes" --points 2000 > "$out/verify.txt"
   {
