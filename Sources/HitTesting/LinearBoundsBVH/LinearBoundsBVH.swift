@@ -17,34 +17,29 @@ import Presentation
 ///
 /// Update: O(1) inside a segment, O(groups x (sub x depth + log groups)) when it rebuilds.
 /// Query: O(log groups + overlapping leaves + candidates).
-public struct LinearBoundsBVH: SceneStrategy {
+public typealias LinearBoundsBVH = LinearBoundsStrategy<LinearGroupBVH>
+
+/// `linear-bvh`'s index: a binary BVH over the moving groups' linear bounds (median splits on
+/// the axis where the boxes' centres at mid-segment spread most, leaves of up to 4), each node
+/// holding the union of its children's start and end boxes; a query interpolates each node's
+/// box at the segment fraction. Rebuilt per segment; no allocation once its buffers have grown.
+public struct LinearGroupBVH: LinearBoundsIndex {
   public static let name = "linear-bvh"
   public static let summary =
     "time-aware: Embree-style linear bounds (a box at the segment start plus its change) in a BVH rebuilt per time segment"
   public static let family = StrategyFamily.timeAware
 
-  @usableFromInline var state: _LinearState?
+  let tree = _LinearTree()
 
   public init() {}
 
-  public mutating func attach(to scene: CompiledScene, semantics: HitTestSemantics) {
-    state = _LinearState(MotionGroups(scene: scene, semantics: semantics))
+  public var memoryFootprint: Int { tree.memoryFootprint }
+
+  public mutating func rebuild(start: UnsafeBufferPointer<Box>, end: UnsafeBufferPointer<Box>) {
+    tree.rebuild(start: start, end: end)
   }
 
-  public mutating func update(at time: Double, animated: Bool) {
-    guard let s = state else { preconditionFailure("linear-bvh: update before attach") }
-    s.update(at: time, animated: animated)
-  }
-
-  /// Updated, and the scene has not changed since (its groups would no longer describe it).
-  public var isCurrent: Bool { state?.isCurrent ?? false }
-  public var memoryFootprint: Int { state?.memoryFootprint ?? 0 }
-  public var counters: StrategyCounters { state?.counters ?? StrategyCounters() }
-
-  public func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
-    guard let s = state else { return nil }
-    return s.hitTest(p, counter: &counter)
-  }
+  public func candidates(_ p: Point, at s: Double) -> UnsafeBufferPointer<Int32> { tree.candidates(p, at: s) }
 }
 
 /// A box at the segment start and at its end; at fraction s of the segment, the box between.
@@ -81,10 +76,11 @@ struct LinearBox {
     maxY: Swift.max(a.maxY, b.maxY))
 }
 
-@usableFromInline final class _LinearState {
-  let groups: MotionGroups
+/// The BVH's storage (a class: queries are non-mutating and write their candidates into a
+/// buffer the tree owns).
+final class _LinearTree {
   static let leafSize = 4
-  let segment = _SegmentBounds()
+  let leaf = ScratchBuffer<LinearBox>()
   let order = ScratchBuffer<Int32>()
   let centre = ScratchBuffer<Double>()
   let centreY = ScratchBuffer<Double>()
@@ -94,87 +90,49 @@ struct LinearBox {
   let nodeFirst = ScratchBuffer<Int32>()
   let nodeCount = ScratchBuffer<Int32>()
   let stack = ScratchBuffer<Int32>()
+  let found = ScratchBuffer<Int32>()
   var nodes = 0
-  var segmentStart = Double.nan
-  var segmentEnd = Double.nan
-  var fraction = 0.0
-  var length = WindowLength()
-  var updated = false
-  var animated = true
-  var counters = StrategyCounters()
-
-  init(_ groups: MotionGroups) {
-    self.groups = groups
-  }
 
   var memoryFootprint: Int {
-    segment.memoryFootprint + nodeBox.capacity * MemoryLayout<LinearBox>.stride
-      + (nodeFirst.capacity + nodeCount.capacity) * 4
+    (leaf.capacity + nodeBox.capacity) * MemoryLayout<LinearBox>.stride + (nodeFirst.capacity + nodeCount.capacity) * 4
   }
 
-  func update(at t: Double, animated: Bool) {
-    let changed = groups.refresh()
-    groups.lazy.prepare(at: t, animated: animated)
-    counters = StrategyCounters()
-    if changed || !(t >= segmentStart && t < segmentEnd) || animated != self.animated {
-      length.windowEnded()
-      let t0 = monotonicNanoseconds()
-      _rebuild(from: t, animated: animated)
-      length.reindexNs = monotonicNanoseconds() &- t0
-    }
-    fraction =
-      segmentEnd > segmentStart ? Swift.min(Swift.max((t - segmentStart) / (segmentEnd - segmentStart), 0), 1) : 0
-    length.frames += 1
-    counters.windowSeconds = length.seconds
-    self.animated = animated
-    updated = true
-    version = groups.scene.changeVersion
-  }
-
-  var version = -1
-  var isCurrent: Bool { updated && groups.scene.changeVersion == version }
-
-  func _rebuild(from t: Double, animated: Bool) {
-    let g = groups
-    let count = g.root.count
+  func rebuild(start: UnsafeBufferPointer<Box>, end: UnsafeBufferPointer<Box>) {
+    let count = start.count
+    leaf.reserve(count)
     order.reserve(count)
     centre.reserve(count)
     centreY.reserve(count)
+    found.reserve(count)
     nodeBox.reserve(2 * count + 1)
     nodeFirst.reserve(2 * count + 1)
     nodeCount.reserve(2 * count + 1)
     stack.reserve(2 * count + 64)
-    let end = animated ? t + length.seconds : t
-    let unbounded = segment.fit(g, from: t, to: end)
-    let l = segment.leaf.base
-    // The BVH over groups 1 ..< count.
+    let l = leaf.base
     let o = order.base
     let cx = centre.base
     let cy = centreY.base
-    for k in 1..<count {
-      o[k - 1] = Int32(k)
+    for i in 0..<count {
+      l[i] = LinearBox(start: start[i], end: end[i])
+      o[i] = Int32(i)
       // The centre of the box halfway through the segment.
-      let mid = l[k].at(0.5)
-      cx[k] = mid.isEmpty || !(mid.minX.isFinite && mid.maxX.isFinite) ? 0 : (mid.minX + mid.maxX) * 0.5
-      cy[k] = mid.isEmpty || !(mid.minY.isFinite && mid.maxY.isFinite) ? 0 : (mid.minY + mid.maxY) * 0.5
+      let mid = l[i].at(0.5)
+      cx[i] = mid.isEmpty || !(mid.minX.isFinite && mid.maxX.isFinite) ? 0 : (mid.minX + mid.maxX) * 0.5
+      cy[i] = mid.isEmpty || !(mid.minY.isFinite && mid.maxY.isFinite) ? 0 : (mid.minY + mid.maxY) * 0.5
     }
     nodes = 0
-    if count > 1 {
+    if count > 0 {
       nodes = 1
-      _build(0, 0, count - 1)
+      _build(0, 0, count)
     }
-    segmentStart = t
-    segmentEnd = animated ? end : .infinity
-    counters.reindexed = g.movingCount
-    counters.unbounded = unbounded
   }
 
   /// Builds node `node` over `order[lo ..< hi]`, children split at the median centre, taking the
   /// next two free node slots.
   func _build(_ node: Int, _ lo: Int, _ hi: Int) {
     let o = order.base
-    var bounds = segment.leaf.base[Int(o[lo])]
-    for i in (lo + 1)..<hi { bounds = bounds.union(segment.leaf.base[Int(o[i])]) }
+    var bounds = leaf.base[Int(o[lo])]
+    for i in (lo + 1)..<hi { bounds = bounds.union(leaf.base[Int(o[i])]) }
     nodeBox.base[node] = bounds
     if hi - lo <= Self.leafSize {
       nodeFirst.base[node] = Int32(lo)
@@ -228,45 +186,35 @@ struct LinearBox {
     }
   }
 
-  @inline(__always)
-  func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
-    let g = groups
-    var best = MotionGroups.Best()
-    var candidates = 0
-    var visited = 0
-    g.query(group: 0, p, &best, candidates: &candidates, counter: &counter)
+  /// The entries whose interpolated box holds p at fraction s.
+  func candidates(_ p: Point, at s: Double) -> UnsafeBufferPointer<Int32> {
+    var n = 0
     if nodes > 0 {
-      let s = fraction
       let st = stack.base
+      let out = found.base
       var sp = 1
       st[0] = 0
       while sp > 0 {
         sp -= 1
         let node = Int(st[sp])
-        visited &+= 1
-        counter.tested(1)
         guard nodeBox.base[node].holds(p, at: s) else { continue }
-        let n = Int(nodeCount.base[node])
+        let count = Int(nodeCount.base[node])
         let first = Int(nodeFirst.base[node])
-        if n == 0 {
+        if count == 0 {
           st[sp] = Int32(first)
           st[sp + 1] = Int32(first + 1)
           sp += 2
           continue
         }
-        for i in first..<(first + n) {
-          let k = Int(order.base[i])
-          counter.tested(1)
-          if segment.leaf.base[k].holds(p, at: s) {
-            g.query(group: k, p, &best, candidates: &candidates, counter: &counter)
+        for i in first..<(first + count) {
+          let k = order.base[i]
+          if leaf.base[Int(k)].holds(p, at: s) {
+            out[n] = k
+            n += 1
           }
         }
       }
     }
-    counters.candidates &+= candidates
-    counters.presentations = g.lazy.evaluations
-    length.candidates &+= candidates
-    length.scanned &+= visited
-    return best.layer >= 0 ? LayerID(Int32(best.layer)) : nil
+    return UnsafeBufferPointer(start: found.base, count: n)
   }
 }

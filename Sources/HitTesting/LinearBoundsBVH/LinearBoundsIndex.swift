@@ -75,6 +75,13 @@ final class _IndexedLinearState<Index: LinearBoundsIndex> {
 
   init(_ groups: MotionGroups) { self.groups = groups }
 
+  /// Every edge within the limit (a static function: a nested one capturing locals would
+  /// allocate its context at every re-index).
+  @inline(__always) static func _inRange(_ b: Box) -> Bool {
+    Swift.abs(b.minX) <= limit && Swift.abs(b.minY) <= limit && Swift.abs(b.maxX) <= limit
+      && Swift.abs(b.maxY) <= limit
+  }
+
   var memoryFootprint: Int { segment.memoryFootprint + index.memoryFootprint + start.capacity * 64 }
 
   var isCurrent: Bool { updated && groups.scene.changeVersion == version }
@@ -109,15 +116,10 @@ final class _IndexedLinearState<Index: LinearBoundsIndex> {
     end.reserve(count)
     var n = 0
     outsideCount = 0
-    let limit = Self.limit
-    @inline(__always) func inRange(_ b: Box) -> Bool {
-      Swift.abs(b.minX) <= limit && Swift.abs(b.minY) <= limit && Swift.abs(b.maxX) <= limit
-        && Swift.abs(b.maxY) <= limit
-    }
     for k in 1..<Swift.max(count, 1) {
       let l = segment.leaf.base[k]
       if l.start.isEmpty && l.end.isEmpty { continue }
-      if inRange(l.start) && inRange(l.end) && !l.start.isEmpty && !l.end.isEmpty {
+      if Self._inRange(l.start) && Self._inRange(l.end) && !l.start.isEmpty && !l.end.isEmpty {
         entryGroup.base[n] = Int32(k)
         start.base[n] = l.start
         end.base[n] = l.end

@@ -9,11 +9,13 @@ public final class ScratchBuffer<Element> {
     base = UnsafeMutablePointer<Element>.allocate(capacity: 1)
   }
 
-  /// Makes room for `n` elements (contents are not kept when it grows).
+  /// Makes room for `n` elements (contents are not kept when it grows). Grows at least
+  /// twofold, so a size that creeps up from frame to frame (entries of a re-index) allocates a
+  /// logarithmic number of times, not at every new maximum.
   public func reserve(_ n: Int) {
     guard n > capacity else { return }
     base.deallocate()
-    capacity = Swift.max(n, 16)
+    capacity = Swift.max(n, capacity * 2, 16)
     base = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
   }
 
