@@ -6,7 +6,7 @@ import Scenes
 /// Strategy lists are read when a suite is first used, so the peers registered by
 /// `hitbench-peers` are in them.
 public let allSuites: [Suite] = [
-  defaultSuite, scalingSuite, crossoverSuite, buildSuite, timeAwareSuite, animatedFractionSuite,
+  defaultSuite, scalingSuite, crossoverSuite, buildSuite, timeAwareSuite, windowsSuite, animatedFractionSuite,
   workloadsSuite, scenesSuite,
 ]
 
@@ -129,6 +129,22 @@ public let timeAwareSuite = Suite(
     ResultQuery(scene: "particles", layers: 1_000_000, queries: 1000, excludingFamily: "peer"), .frameNsMedian, 50e6)
   Target.everyAtMost(
     "no allocation in the steady-state frame", ResultQuery(excludingFamily: "peer"), .allocationsPerFrame, 0)
+}
+
+/// How the window length trades bound size (candidates per query) against re-index cost: the
+/// time-aware strategies with their window pinned from one frame (1/120 s) to one second, and
+/// with the length the cost controller chooses.
+public let windowsSuite = Suite(
+  "windows", "window-grid and linear-bvh on particles and app at 10k, Q = 1000, windows from 1/120 s to 1 s"
+) {
+  for kind in [SceneKind.particles, .app] {
+    for window in [1.0 / 120, 1.0 / 60, 1.0 / 30, 1.0 / 15, 1.0 / 8, 1.0 / 4, 1.0 / 2, 1.0] {
+      Run(
+        kind, layers: 10_000, queries: [1000], strategies: [.windowGrid, .linearBVH], frames: 120, warmup: 2,
+        window: window)
+    }
+    Run(kind, layers: 10_000, queries: [1000], strategies: [.windowGrid, .linearBVH], frames: 120, warmup: 2)
+  }
 }
 
 /// How much of the scene moves: the build should follow the animated layers, not the tree.

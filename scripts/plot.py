@@ -22,7 +22,7 @@ COLORS = dict(zip(STRATEGIES, ["#444444", "#1f77b4", "#17becf", "#d62728", "#ff7
                                "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#a55194", "#ce6dbd"]))
 MARKERS = dict(zip(STRATEGIES, ["o", "s", "^", "D", "v", "P", "*", "X", "h", "<", ">",
                                 "1", "2", "3", "4", "x", "+", "d"]))
-SUITES = ["default", "scaling", "crossover", "build", "time-aware", "animated-fraction", "workloads", "scenes"]
+SUITES = ["default", "scaling", "crossover", "build", "time-aware", "windows", "animated-fraction", "workloads", "scenes"]
 
 
 def load(d, suite):
@@ -269,6 +269,29 @@ def main():
         axes[0].legend(fontsize=7)
         fig.tight_layout()
         fig.savefig(os.path.join(plots, name), dpi=110)
+        plt.close(fig)
+
+    # 9. Window length: candidates and mean frame against the pinned window.
+    rs = [r for r in suites["windows"] if r.get("windowPinned")]
+    if rs:
+        fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
+        for ax, kind in zip(axes, ["particles", "app"]):
+            for s in ["window-grid", "linear-bvh"]:
+                pts = sorted((r["windowMs"], r["frameNs"]["mean"] / 1000, r["candidatesPerQuery"])
+                             for r in rs if r["scene"] == kind and r["strategy"] == s)
+                if pts:
+                    ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=MARKERS[s], color=COLORS[s],
+                            label=f"{s}: mean frame us")
+                    ax.plot([p[0] for p in pts], [p[2] * 100 for p in pts], linestyle=":", color=COLORS[s],
+                            label=f"{s}: candidates/query x 100")
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_title(f"{kind}, 10,000 layers, Q = 1000: window length")
+            ax.set_xlabel("window ms (pinned)")
+            ax.grid(True, which="both", alpha=0.3)
+        axes[0].legend(fontsize=7)
+        fig.tight_layout()
+        fig.savefig(os.path.join(plots, "windows.png"), dpi=110)
         plt.close(fig)
 
 

@@ -12,7 +12,7 @@ import re
 import subprocess
 import sys
 
-SUITES = ["default", "scaling", "crossover", "build", "time-aware", "animated-fraction", "workloads", "scenes"]
+SUITES = ["default", "scaling", "crossover", "build", "time-aware", "windows", "animated-fraction", "workloads", "scenes"]
 
 
 def load(d, suite):
@@ -189,6 +189,20 @@ def main():
     else:
         for k in ["p_ta", "p_ta_us", "p_ta_cand", "p_ta_ns_per_cand", "p_rb", "p_rb_us", "p_rb_build_us", "p_rb_tested"]:
             v[k] = "(not measured)"
+
+    # Window length: bound size against re-index cost.
+    rows = []
+    for kind in ["particles", "app"]:
+        for strat in ["window-grid", "linear-bvh"]:
+            sub = sel(res["windows"], scene=kind, strategy=strat)
+            pinned = sorted([r for r in sub if r.get("windowPinned")], key=lambda r: r["windowMs"])
+            chosen = [r for r in sub if not r.get("windowPinned")]
+            for r in pinned + chosen:
+                label = fmt(r["windowMs"]) + ("" if r.get("windowPinned") else " (chosen by cost)")
+                rows.append([kind, strat, label, fmt(r["candidatesPerQuery"]), f"{r['reindexedPerFrame']:,.0f}",
+                             fmt(us(r)), fmt(r["frameNs"]["mean"] / 1000), fmt(r["frameNs"]["p90"] / 1000)])
+    v["windows_table"] = table(["scene", "strategy", "window ms", "candidates/query", "re-indexed/frame (mean)",
+                                "frame us (median)", "frame us (mean)", "p90 us"], rows) if rows else "(not measured)"
 
     # Crossover, end to end.
     rows = []

@@ -27,6 +27,26 @@ import Testing
     }
   }
 
+  @Test func aPinnedWindowIsUsedAndReported() throws {
+    let out = tmp("window.json")
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let r = try hitbench([
+      "run", "--scene", "app", "--layers", "300", "--queries", "10", "--frames", "4", "--warmup", "1",
+      "--strategy", "window-grid,linear-bvh,grid", "--window", "25", "--format", "json", "--output", out, "--verify",
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+    let doc = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
+    let results = try #require(doc["results"] as? [[String: Any]])
+    for res in results {
+      let timeAware = res["family"] as? String == "time-aware"
+      #expect(res["windowPinned"] as? Bool == timeAware, "\(res["strategy"] ?? "?")")
+      if timeAware { #expect(res["windowMs"] as? Double == 25) }
+    }
+    #expect(try hitbench(["run", "--window", "0"]).status == 64)
+    #expect(try hitbench(["run", "--window", "5000"]).status == 64)
+  }
+
   @Test func tableCsvAndMarkdown() throws {
     for format in ["table", "csv", "markdown"] {
       let r = try hitbench([

@@ -114,6 +114,7 @@ public struct RunReport: Sendable {
       ("presentationsPerQuery", .number(m.presentationsPerQuery)),
       ("candidatesPerQuery", .number(m.candidatesPerQuery)), ("reindexedPerFrame", .number(m.reindexedPerFrame)),
       ("unboundedLayers", .number(m.unboundedLayers)), ("windowMs", .number(m.windowMs)),
+      ("windowPinned", .bool(m.windowPinned)),
       ("allocationsPerFrame", .number(m.allocationsPerFrame)),
       ("bytesAllocatedPerFrame", .number(m.bytesAllocatedPerFrame)),
       ("peakResidentBytes", .number(Double(m.peakResidentBytes))), ("indexBytes", .number(Double(m.indexBytes))),

@@ -38,6 +38,8 @@ public struct Measurement: Sendable {
   public var unboundedLayers: Double
   /// The time window an index over motion bounds used (median, in ms; 0 for other strategies).
   public var windowMs: Double
+  /// The window was fixed by the configuration (`--window`), not chosen by cost.
+  public var windowPinned = false
   public var allocationsPerFrame: Double
   public var bytesAllocatedPerFrame: Double
   public var peakResidentBytes: Int

@@ -39,6 +39,8 @@ public struct RunConfiguration: Sendable {
   public var modelTree = false
   /// Threads for the presentation build (default: the machine's cores).
   public var threads = RunConfiguration.machineCores
+  /// A fixed window length in seconds for the time-aware strategies (nil: chosen by cost).
+  public var windowSeconds: Double?
 
   /// The cores this process may use.
   public static var machineCores: Int { Swift.max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }

@@ -65,6 +65,8 @@ public enum Runner {
 
   /// Runs one configuration over every strategy and query count.
   public static func run(_ c: RunConfiguration, model: Layer, progress: ((String) -> Void)? = nil) -> [Measurement] {
+    WindowLength.pinnedSeconds = c.windowSeconds
+    defer { WindowLength.pinnedSeconds = nil }
     let scene = CompiledScene(root: model)
     let builder = PresentationFrameBuilder(scene: scene, semantics: c.semantics, threads: c.threads)
     // --verify's reference is built by a builder of its own, untimed and single-threaded, so a
@@ -157,7 +159,7 @@ final class _Recorder: FrameLoopHooks {
     let byts = bytes.dropFirst(warmup)
     let n = Double(Swift.max(allocs.count, 1))
     let perQuery = Double(Swift.max(queries, 1))
-    return Measurement(
+    var m = Measurement(
       strategy: kind.rawValue, family: kind.family.rawValue, scene: c.scene.name, layers: layers,
       animatedFraction: c.animatedFraction, queriesPerFrame: queries, workload: c.workload.rawValue,
       semantics: c.semantics.name, frames: measured.count, threads: kind.family == .rebuild ? c.threads : 1,
@@ -173,5 +175,7 @@ final class _Recorder: FrameLoopHooks {
       peakResidentBytes: ResourceUsage.peakResidentBytes, indexBytes: outcome.indexBytes,
       testedPerQuery: outcome.testedPerQuery, verifiedAnswers: verified, toleratedAnswers: tolerated,
       disagreements: disagreements, queryFloorNs: floors.queryNs, updateFloorNs: floors.updateNs)
+    m.windowPinned = c.windowSeconds != nil && m.windowMs > 0
+    return m
   }
 }

@@ -75,6 +75,11 @@ enum RunCommand {
       "--threads", \.config.threads, valueName: "N",
       help: "threads for the presentation build (default: the machine's cores, \(RunConfiguration.machineCores))",
       expected: "an integer from 1 to 64", parse: ArgumentValues.integer(in: 1...64))
+    p.option(
+      "--window", optional: \.config.windowSeconds, valueName: "MS",
+      help: "a fixed window for the time-aware strategies, in ms (default: chosen by cost)",
+      expected: "a number of milliseconds from 1 to 4000"
+    ) { ArgumentValues.number(in: 1...4000)($0).map { $0 / 1000 } }
     p.flag("--verify", \.config.verify, help: "check every answer against tree-walk (untimed); fail on a disagreement")
     p.option(
       "--format", \.format, valueName: "FORMAT", help: "table (default), json, csv or markdown",
@@ -141,6 +146,7 @@ enum RunCommand {
         if explicit.contains("--fps") { c.fps = o.config.fps }
         if explicit.contains("--semantics") { c.semantics = o.config.semantics }
         if explicit.contains("--threads") { c.threads = o.config.threads }
+        if explicit.contains("--window") { c.windowSeconds = o.config.windowSeconds }
         c.seed = o.config.seed
         c.verify = o.config.verify
         return c

@@ -6,8 +6,8 @@
 /// scaled by the square root of their ratio (at most 8x either way; unchanged within a factor
 /// of 2), so a scene whose first window is far off (a million fast particles) converges in a
 /// window or two. Between 1/120 s and 4 s.
-struct WindowLength {
-  var seconds = 1.0 / 15
+public struct WindowLength {
+  var seconds = WindowLength.pinnedSeconds ?? 1.0 / 15
   var frames = 0
   var candidates = 0
   /// Index entries scanned by queries (cell and overflow lists), at `nanosecondsPerEntry`.
@@ -19,10 +19,17 @@ struct WindowLength {
   static let nanosecondsPerCandidate = 100.0
   static let nanosecondsPerEntry = 2.0
 
+  /// A fixed window length for every time-aware strategy created from now on (nil: chosen by
+  /// cost). For measuring how the length trades bound size against re-index cost
+  /// (`hitbench run --window`); set between runs, never while strategies update.
+  nonisolated(unsafe) public static var pinnedSeconds: Double?
+
   /// Called when a window ends: adapts the length from the window's costs and starts counting
   /// the next one.
   mutating func windowEnded() {
-    if frames > 0 {
+    if let pinned = Self.pinnedSeconds {
+      seconds = pinned
+    } else if frames > 0 {
       let reindex = Double(reindexNs) / Double(frames)
       let queries =
         (Double(candidates) * Self.nanosecondsPerCandidate + Double(scanned) * Self.nanosecondsPerEntry)
