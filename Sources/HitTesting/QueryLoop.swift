@@ -111,12 +111,19 @@ public struct StrategyKind: RawRepresentable, CaseIterable, Hashable, Sendable {
   public func dispatch<V: StrategyVisitor>(_ visitor: V) -> V.Result { _entry.dispatch(visitor) }
 
   private struct _Describe: StrategyVisitor {
-    func visit<S: FrameStrategy>(frameStrategy type: S.Type) -> (String, StrategyFamily) { (S.summary, S.family) }
-    func visit<S: SceneStrategy>(sceneStrategy type: S.Type) -> (String, StrategyFamily) { (S.summary, S.family) }
+    func visit<S: FrameStrategy>(frameStrategy type: S.Type) -> (String, StrategyFamily, Bool) {
+      (S.summary, S.family, true)
+    }
+    func visit<S: SceneStrategy>(sceneStrategy type: S.Type) -> (String, StrategyFamily, Bool) {
+      (S.summary, S.family, false)
+    }
   }
 
   public var summary: String { dispatch(_Describe()).0 }
   public var family: StrategyFamily { dispatch(_Describe()).1 }
+  /// Whether the strategy consumes a built presentation frame (a frame strategy: rebuilds and
+  /// the frame peers) rather than working from the compiled scene.
+  public var consumesFrame: Bool { dispatch(_Describe()).2 }
 }
 
 /// The registry behind `StrategyKind.allCases`.

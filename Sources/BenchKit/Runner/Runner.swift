@@ -162,7 +162,7 @@ final class _Recorder: FrameLoopHooks {
     var m = Measurement(
       strategy: kind.rawValue, family: kind.family.rawValue, scene: c.scene.name, layers: layers,
       animatedFraction: c.animatedFraction, queriesPerFrame: queries, workload: c.workload.rawValue,
-      semantics: c.semantics.name, frames: measured.count, threads: kind.family == .rebuild ? c.threads : 1,
+      semantics: c.semantics.name, frames: measured.count, threads: kind.consumesFrame ? c.threads : 1,
       frameNs: summary(\.frameNs), hitTestNs: summary(\.hitTestNs), presentationNs: summary(\.presentationNs),
       buildTimingNs: summary(\.buildTimingNs), buildOrderNs: summary(\.buildOrderNs),
       buildComposeNs: summary(\.buildComposeNs), updateNs: summary(\.updateNs), queriesNs: qs,
