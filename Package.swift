@@ -28,6 +28,13 @@ let hotPath: [SwiftSetting] =
     .unsafeFlags(["-Ounchecked"], .when(configuration: .release))
   ]
 
+/// jemalloc replaces malloc process-wide, which AddressSanitizer's allocator cannot share a
+/// process with (a buffer one allocates, the other frees: a bad-free report inside the Swift
+/// runtime). `HITBENCH_NO_JEMALLOC=1` (set by scripts/asan.sh and `results.sh --asan`) builds
+/// without it: the allocation counters then read zero and the tests that need them are skipped.
+let jemalloc = Context.environment["HITBENCH_NO_JEMALLOC"] != "1"
+let benchKitSettings: [SwiftSetting] = jemalloc ? checked : checked + [.define("HITBENCH_NO_JEMALLOC")]
+
 let package = Package(
   name: "HitBench",
   products: [
@@ -69,8 +76,9 @@ let package = Package(
     // Runner, statistics, allocation counters, reporters, the suite DSL.
     .target(
       name: "BenchKit",
-      dependencies: ["HitTesting", "Scenes", "Verification", "SceneFormat", "JSON", "FileIO", "CJemalloc"],
-      swiftSettings: checked
+      dependencies: ["HitTesting", "Scenes", "Verification", "SceneFormat", "JSON", "FileIO"]
+        + (jemalloc ? ["CJemalloc"] : []),
+      swiftSettings: benchKitSettings
     ),
     // The benchmark suites, written in BenchKit's declarative DSL.
     .target(name: "BenchmarkSuites", dependencies: ["BenchKit"], path: "Benchmarks", swiftSettings: checked),

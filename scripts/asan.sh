@@ -14,6 +14,10 @@ bash scripts/setup.sh
 steps=("$@")
 [ ${#steps[@]} -eq 0 ] && steps=(tests fuzz results)
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}"
+# Without jemalloc (it replaces malloc, which ASan's allocator cannot share a process with:
+# Package.swift), and without Swift's crash backtracer (ASan prints the report; the backtracer
+# waiting on a process ASan aborted hung the run).
+export HITBENCH_NO_JEMALLOC=1 SWIFT_BACKTRACE=enable=no
 for step in "${steps[@]}"; do
   case "$step" in
     tests)

@@ -24,6 +24,7 @@ if [ "$mode" = "--asan" ]; then
   suites=(default crossover)
   verify_scenes=200
   export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}"
+  export HITBENCH_NO_JEMALLOC=1 SWIFT_BACKTRACE=enable=no
   swift build -c release --product hitbench --scratch-path .build-asan --sanitize=address >&2
 fi
 mkdir -p "$out/plots"

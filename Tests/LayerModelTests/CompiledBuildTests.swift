@@ -182,7 +182,8 @@ func everyKindScene(seed: UInt64, layers: ClosedRange<Int> = 20...80, animations
   }
 
   /// A build split across two threads allocates nothing once the scene's size is reached.
-  @Test func splitBuildsAllocateNothing() {
+  @Test(.enabled(if: AllocationCounter.isLinked, "jemalloc is not linked in sanitizer builds"))
+  func splitBuildsAllocateNothing() {
     #expect(AllocationCounter.isAvailable)
     for kind in [SceneKind.particles, .app, .ui] {
       let model = SceneGenerator(kind: kind, layers: 9000, animatedFraction: 1, seed: 3).make()
