@@ -13,6 +13,11 @@ bash scripts/setup.sh
 swift build -c release --product hitbench-fuzz --scratch-path .build-fuzz \
   -Xswiftc -DHITBENCH_FUZZER -Xswiftc -sanitize=fuzzer,address >&2
 mkdir -p .build-fuzz/corpus .build-fuzz/findings
+# Findings of earlier runs are kept aside, so this run reports only its own.
+if [ -n "$(ls -A .build-fuzz/findings 2>/dev/null)" ]; then
+  mkdir -p .build-fuzz/findings-earlier
+  mv .build-fuzz/findings/* .build-fuzz/findings-earlier/
+fi
 bin=.build-fuzz/release/hitbench-fuzz
 set +e
 "$bin" .build-fuzz/corpus data/fuzz/corpus -max_total_time="$seconds" -max_len=65536 -timeout=20 -rss_limit_mb=4096 \

@@ -339,6 +339,13 @@ def main():
     else:
         v["peer_profile"] = "(not measured: needs the peers and perf)"
 
+    tp = os.path.join(d, "time-aware-profile.csv")
+    if os.path.exists(tp):
+        rows = list(csv.DictReader(open(tp)))
+        v["time_aware_profile"] = "; ".join(f"`{r['symbol']}` {float(r['percent']):.0f}%" for r in rows) or "(empty)"
+    else:
+        v["time_aware_profile"] = "(not measured: needs perf)"
+
     # Values quoted in "what did not work".
     refit = find(res["scaling"], scene="particles", layers=100000, strategy="bvh-refit")
     sah = find(res["scaling"], scene="particles", layers=100000, strategy="bvh-sah")

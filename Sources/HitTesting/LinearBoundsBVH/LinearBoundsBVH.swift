@@ -35,6 +35,8 @@ public struct LinearGroupBVH: LinearBoundsIndex {
 
   public var memoryFootprint: Int { tree.memoryFootprint }
 
+  public mutating func reserve(_ entries: Int) { tree.reserve(entries) }
+
   public mutating func rebuild(start: UnsafeBufferPointer<Box>, end: UnsafeBufferPointer<Box>) {
     tree.rebuild(start: start, end: end)
   }
@@ -95,6 +97,18 @@ final class _LinearTree {
 
   var memoryFootprint: Int {
     (leaf.capacity + nodeBox.capacity) * MemoryLayout<LinearBox>.stride + (nodeFirst.capacity + nodeCount.capacity) * 4
+  }
+
+  func reserve(_ count: Int) {
+    leaf.reserve(count)
+    order.reserve(count)
+    centre.reserve(count)
+    centreY.reserve(count)
+    found.reserve(count)
+    nodeBox.reserve(2 * count + 1)
+    nodeFirst.reserve(2 * count + 1)
+    nodeCount.reserve(2 * count + 1)
+    stack.reserve(2 * count + 64)
   }
 
   func rebuild(start: UnsafeBufferPointer<Box>, end: UnsafeBufferPointer<Box>) {

@@ -10,6 +10,10 @@ public protocol LinearBoundsIndex {
   static var summary: String { get }
   static var family: StrategyFamily { get }
   init()
+  /// Makes room for up to `entries` entries (called before each rebuild with the group count,
+  /// which does not change between windows: an index sized by it allocates nothing after the
+  /// first). Nothing by default.
+  mutating func reserve(_ entries: Int)
   /// Indexes entries 0 ..< start.count: entry i's box is `start[i]` at the segment's start and
   /// `end[i]` at its end, interpolated linearly between (all edges finite).
   mutating func rebuild(start: UnsafeBufferPointer<Box>, end: UnsafeBufferPointer<Box>)
@@ -17,6 +21,10 @@ public protocol LinearBoundsIndex {
   /// until the next call.
   func candidates(_ p: Point, at s: Double) -> UnsafeBufferPointer<Int32>
   var memoryFootprint: Int { get }
+}
+
+extension LinearBoundsIndex {
+  public mutating func reserve(_ entries: Int) {}
 }
 
 /// A time-aware strategy over someone else's linear-bounds index: `linear-bvh`'s segments and
@@ -129,6 +137,7 @@ final class _IndexedLinearState<Index: LinearBoundsIndex> {
         outsideCount += 1
       }
     }
+    index.reserve(count)
     index.rebuild(
       start: UnsafeBufferPointer(start: start.base, count: n), end: UnsafeBufferPointer(start: end.base, count: n))
     segmentStart = t
