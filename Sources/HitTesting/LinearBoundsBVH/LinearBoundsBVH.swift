@@ -113,15 +113,7 @@ final class _LinearTree {
 
   func rebuild(start: UnsafeBufferPointer<Box>, end: UnsafeBufferPointer<Box>) {
     let count = start.count
-    leaf.reserve(count)
-    order.reserve(count)
-    centre.reserve(count)
-    centreY.reserve(count)
-    found.reserve(count)
-    nodeBox.reserve(2 * count + 1)
-    nodeFirst.reserve(2 * count + 1)
-    nodeCount.reserve(2 * count + 1)
-    stack.reserve(2 * count + 64)
+    reserve(count)
     let l = leaf.base
     let o = order.base
     let cx = centre.base
