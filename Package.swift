@@ -11,11 +11,17 @@ import PackageDescription
 #endif
 
 /// Every target: `_checkInvariants()` is compiled in for debug builds (so the test suite runs
-/// with every invariant checked) and compiles to nothing in release builds.
+/// with every invariant checked) and compiles to nothing in release builds. The test command
+/// (`scripts/test.sh`, with `HITBENCH_TEST_OPTIMIZE=1`, in a build directory of its own) builds
+/// that debug configuration with `-O`: every invariant and bounds check stays (they are
+/// preconditions), and the suite's millions of differential queries run in minutes, not a
+/// quarter of an hour.
+let testOptimized: [SwiftSetting] =
+  Context.environment["HITBENCH_TEST_OPTIMIZE"] == "1" ? [.unsafeFlags(["-O"], .when(configuration: .debug))] : []
 let checked: [SwiftSetting] =
   [
     .define("HITBENCH_INTERNAL_CHECKS", .when(configuration: .debug))
-  ] + cpu
+  ] + cpu + testOptimized
 
 /// The measured hot paths (presentation build, strategies): `-Ounchecked` in release builds,
 /// where docs/optimisation-log.md shows it pays. Parsing, the model, the CLI and file output
@@ -61,22 +67,25 @@ let package = Package(
     .target(name: "FileIO", swiftSettings: checked),
     // Geometry, layers, hit-test semantics, media timing and animations: the model tree.
     .target(name: "LayerModel", swiftSettings: checked),
+    // jemalloc's allocation counters for every thread that does a frame's work (found at run
+    // time: linking this module does not link jemalloc; BenchKit does).
+    .target(name: "Allocations", dependencies: ["LayerModel"], swiftSettings: checked),
     // Scene files: reading (with JSON paths in errors) and writing.
     .target(name: "SceneFormat", dependencies: ["LayerModel", "JSON", "FileIO"], swiftSettings: checked),
     // The presentation tree at time t, flattened: PresentationFrame and its builder.
-    .target(name: "Presentation", dependencies: ["LayerModel"], swiftSettings: hotPath),
+    .target(name: "Presentation", dependencies: ["LayerModel", "Allocations"], swiftSettings: hotPath),
     // The hit-test strategies and the generic loops that drive them.
     .target(name: "HitTesting", dependencies: ["LayerModel", "Presentation"], swiftSettings: hotPath),
     // Synthetic scene generators and query workloads.
     .target(name: "Scenes", dependencies: ["LayerModel", "Presentation"], swiftSettings: checked),
-    // Differential verification: random hostile scenes, the verifier, answer comparison.
+    // Differential verification: random hostile scenes, the reference oracle, the verifier.
     .target(
       name: "Verification", dependencies: ["LayerModel", "Presentation", "HitTesting", "Scenes", "SceneFormat"],
       swiftSettings: checked),
     // Runner, statistics, allocation counters, reporters, the suite DSL.
     .target(
       name: "BenchKit",
-      dependencies: ["HitTesting", "Scenes", "Verification", "SceneFormat", "JSON", "FileIO"]
+      dependencies: ["HitTesting", "Scenes", "Verification", "SceneFormat", "JSON", "FileIO", "Allocations"]
         + (jemalloc ? ["CJemalloc"] : []),
       swiftSettings: benchKitSettings
     ),
@@ -97,20 +106,28 @@ let package = Package(
     .executableTarget(
       name: "hitbench-fuzz", dependencies: ["LayerModel", "SceneFormat", "Presentation", "HitTesting", "Verification"],
       swiftSettings: checked),
+    // Shared by the test targets: the fast loop's sizes.
+    .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: checked),
     .testTarget(
       name: "LayerModelTests",
       dependencies: [
         "LayerModel", "SceneFormat", "Presentation", "JSON", "FileIO", "Scenes", "Verification", "BenchKit",
+        "Allocations", "TestSupport",
       ],
       swiftSettings: checked),
     .testTarget(
       name: "HitTestingTests",
-      dependencies: ["HitTesting", "Presentation", "SceneFormat", "Scenes", "Verification", "BenchKit"],
+      dependencies: [
+        "HitTesting", "Presentation", "SceneFormat", "Scenes", "Verification", "BenchKit", "Allocations", "TestSupport",
+      ],
       swiftSettings: checked),
     .testTarget(
       name: "BenchKitTests",
-      dependencies: ["BenchKit", "HitTesting", "Scenes", "LayerModel", "Presentation", "SceneFormat", "JSON"],
+      dependencies: [
+        "BenchKit", "HitTesting", "Scenes", "LayerModel", "Presentation", "SceneFormat", "JSON", "TestSupport",
+      ],
       swiftSettings: checked),
-    .testTarget(name: "CLITests", dependencies: ["HitBenchCLI", "FileIO"], swiftSettings: checked),
+    .testTarget(
+      name: "CLITests", dependencies: ["HitBenchCLI", "FileIO", "Allocations", "TestSupport"], swiftSettings: checked),
   ]
 )

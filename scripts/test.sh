@@ -1,34 +1,51 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, checks formatting (swift format lint --strict over
-# Sources, Tests and Benchmarks), then builds and runs every test target; then the optional
-# peers (Peers/) when their libraries are installed (scripts/peers.sh installs them), or says
-# why they were skipped.
+# Sources, Tests, Benchmarks and Peers), then builds and runs every test target; then the
+# optional peers (Peers/) when their libraries are installed (scripts/peers.sh installs them), or
+# says why they were skipped.
+#   bash scripts/test.sh          the full suite (what .ci/run runs)
+#   bash scripts/test.sh --fast   every test at reduced sizes (HITBENCH_TEST_SIZE=fast), for the
+#                                 loop after each change; the same assertions
+# Tests build in their own directory (.build-tests) in the debug configuration with -O
+# (HITBENCH_TEST_OPTIMIZE=1, see Package.swift): every invariant and bounds check on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = "--fast" ]; then
+  export HITBENCH_TEST_SIZE=fast
+  shift
+fi
+[ "$#" = 0 ] || { echo "usage: bash scripts/test.sh [--fast]" >&2; exit 64; }
 bash scripts/setup.sh
+export HITBENCH_TEST_OPTIMIZE=1
+scratch=(--scratch-path .build-tests)
 echo "== swift format lint --strict" >&2
 swift format lint --strict --recursive Sources Tests Benchmarks Package.swift Peers/Sources Peers/Tests Peers/Package.swift
+echo "== swift build -c release --product hitbench (the allocation tests measure it)" >&2
+(unset HITBENCH_TEST_OPTIMIZE; swift build -c release --product hitbench)
+export HITBENCH_RELEASE_BINARY="$PWD/.build/release/hitbench"
 echo "== swift build --build-tests" >&2
-swift build --build-tests
-echo "== swift test" >&2
+swift build --build-tests "${scratch[@]}"
+echo "== swift test${HITBENCH_TEST_SIZE:+ ($HITBENCH_TEST_SIZE)}" >&2
 log=$(mktemp)
 set +e
-swift test --skip-build >"$log" 2>&1
+swift test --skip-build "${scratch[@]}" >"$log" 2>&1
 status=$?
 set -e
-# Per-test progress lines are trimmed; failures, issues and the summaries are kept.
+# Per-test progress lines are trimmed; failures, issues, skips and the summaries are kept.
 awk '!(/^(◇|✔) (Test|Suite) / && !/^(✔|✘) Test run with/)' "$log"
 if [ "$status" = 0 ]; then
   n=$(grep -oE 'Test run with [0-9]+ tests?' "$log" | grep -oE '[0-9]+' | tail -1)
-  echo "tests: ${n:-0} passed, 0 failed"
+  skipped=$(grep -cE '^➜ Test .* skipped' "$log" || true)
+  echo "tests: ${n:-0} passed, 0 failed, ${skipped} skipped"
 fi
 rm -f "$log"
 [ "$status" = 0 ] || exit "$status"
 
 if check=$(bash scripts/peers.sh --check); then
   echo "== peers: $check; swift build --build-tests && swift test (Peers/)" >&2
-  swift build --build-tests --package-path Peers
-  swift test --skip-build --package-path Peers 2>&1 | awk '!(/^(◇|✔) (Test|Suite) / && !/^(✔|✘) Test run with/)' | grep -vE '^(strategy|-----|[a-z0-9-]+ +(calayer|uiview))'
+  swift build --build-tests --package-path Peers "${scratch[@]/.build-tests/Peers/.build-tests}"
+  swift test --skip-build --package-path Peers "${scratch[@]/.build-tests/Peers/.build-tests}" 2>&1 \
+    | awk '!(/^(◇|✔) (Test|Suite) / && !/^(✔|✘) Test run with/)' | grep -vE '^(strategy|-----|[a-z0-9-]+ +(calayer|uiview))'
   status=${PIPESTATUS[0]}
   [ "$status" = 0 ] && echo "peer tests: passed"
   exit "$status"

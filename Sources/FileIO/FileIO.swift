@@ -138,6 +138,26 @@ public enum FileIO {
     tmp = ""
   }
 
+  /// The names in a directory (not `.` or `..`), sorted; nil when it cannot be read.
+  public static func directoryEntries(_ path: String) -> [String]? {
+    guard let dir = opendir(path) else { return nil }
+    defer { closedir(dir) }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+      let name = withUnsafePointer(to: entry.pointee.d_name) {
+        $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return names.sorted()
+  }
+
+  /// Whether `path` names a directory (following links).
+  public static func isDirectory(_ path: String) -> Bool {
+    var st = stat()
+    return stat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFDIR
+  }
+
   /// Creates a directory and its missing parents (mkdir -p).
   public static func makeDirectories(_ path: String) throws(FileIOError) {
     var current = path.hasPrefix("/") ? "" : "."

@@ -151,6 +151,14 @@ public struct FrameBinding {
   @inlinable public var isCurrent: Bool { _frame.generation == _generation }
 }
 
+/// Each query's own check that its frame was not rebuilt since the update (with
+/// `HITBENCH_INTERNAL_CHECKS`; `QueryLoop` checks every batch in every build).
+@inlinable @inline(__always) func _checkCurrent(_ binding: FrameBinding) {
+  #if HITBENCH_INTERNAL_CHECKS
+    precondition(binding.isCurrent, "queried after the frame was rebuilt")
+  #endif
+}
+
 /// Stops the process: a strategy was asked about a frame rebuilt since its update.
 @usableFromInline func _staleFrame(_ strategy: String) -> Never {
   fatalError("\(strategy): queried after its presentation frame was rebuilt; call update(with:) first")

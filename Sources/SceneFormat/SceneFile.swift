@@ -55,11 +55,6 @@ public enum SceneFile {
     _SceneWriter.encode(root)
   }
 
-  /// A deep copy of a tree (through its scene text, so nothing is shared).
-  public static func _deepCopy(_ root: Layer) -> Layer {
-    (try? decode(encode(root))) ?? root
-  }
-
   /// Writes atomically (see `FileIO.writeAtomically`): a failure never leaves half a file.
   public static func write(_ root: Layer, to path: String) throws(FileIOError) {
     try FileIO.writeAtomically(encode(root), to: path)

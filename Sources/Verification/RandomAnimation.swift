@@ -12,9 +12,13 @@ import Scenes
 public struct RandomAnimation {
   /// How deep groups may nest.
   public var maximumGroupDepth = 2
+  /// Now and then timing at magnitudes Double can barely resolve (`RandomScene.hostileTiming`)
+  /// and huge cumulative steps.
+  public var hostile = false
 
-  public init(maximumGroupDepth: Int = 2) {
+  public init(maximumGroupDepth: Int = 2, hostile: Bool = false) {
     self.maximumGroupDepth = maximumGroupDepth
+    self.hostile = hostile
   }
 
   /// The kinds `make` chooses among (each equally likely unless one is asked for).
@@ -176,5 +180,6 @@ public struct RandomAnimation {
     a.timing.autoreverses = rng.chance(0.4)
     a.timing.fillMode = FillMode.allCases[rng.below(4)]
     a.isRemovedOnCompletion = rng.chance(0.5)
+    if hostile { RandomScene.hostileTiming(&a.timing, &rng) }
   }
 }

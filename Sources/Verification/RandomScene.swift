@@ -38,6 +38,13 @@ public struct RandomScene {
     return root
   }
 
+  /// A clock time for a scene: mostly within the first six seconds (where the animations are
+  /// busy); with `hostile`, now and then a time whose magnitude Double can barely resolve.
+  public static func time(_ rng: inout SplitMix64, hostile: Bool) -> Double {
+    if hostile && rng.chance(0.08) { return _hugeTimes[rng.below(_hugeTimes.count)] }
+    return rng.uniform(0, 6)
+  }
+
   private func _coord(_ rng: inout SplitMix64) -> Double {
     // Integers make exact edge coincidences common; fractions exercise rounding.
     rng.chance(0.6) ? Double(rng.below(400)) - 50 : rng.uniform(-60, 420)
@@ -91,6 +98,17 @@ public struct RandomScene {
     if rng.chance(0.4) { t.beginTime = rng.uniform(-1, 3) }
     if rng.chance(0.2) { t.speed = [0.5, 2, 0][rng.below(3)] }
     if !layer { t.fillMode = FillMode.allCases[rng.below(4)] }
+    if hostile { Self.hostileTiming(&t, &rng) }
+  }
+
+  /// Now and then, timing values at magnitudes Double can barely resolve: offsets and begin
+  /// times up to 1e300 of either sign, speeds up to 1e300, huge repeat counts. Every strategy
+  /// must answer such scenes at once (motion it cannot bound becomes unbounded).
+  public static func hostileTiming(_ t: inout MediaTiming, _ rng: inout SplitMix64) {
+    if rng.chance(0.1) { t.timeOffset = _hugeTimes[rng.below(_hugeTimes.count)] }
+    if rng.chance(0.04) { t.beginTime = _hugeTimes[rng.below(_hugeTimes.count)] }
+    if rng.chance(0.03) { t.speed = [1e300, -1e300, 1e-300, 1e15, -2][rng.below(5)] }
+    if rng.chance(0.03) { t.repeatCount = [1e15, 1e300, 3][rng.below(3)] }
   }
 
   private func _transform(_ rng: inout SplitMix64) -> Transform3D {
@@ -128,7 +146,7 @@ public struct RandomScene {
 
   private func _addAnimation(_ l: Layer, _ rng: inout SplitMix64) {
     let duration = rng.uniform(0.5, 3)
-    switch rng.below(7) {
+    switch rng.below(10) {
     case 0:
       let a = KeyframeAnimation(keyPath: .position)
       a.values = (0..<(2 + rng.below(3))).map { _ in .point(Point(_coord(&rng), _coord(&rng))) }
@@ -168,6 +186,20 @@ public struct RandomScene {
       a.autoreverses = true
       a.repeatCount = .infinity
       l.add(a, forKey: "fade")
+    case 7:
+      // A cumulative spin that grows without bound (byValue up to 1e6 a cycle).
+      let a = BasicAnimation(keyPath: .rotationZ, by: .scalar(hostile && rng.chance(0.5) ? 1e6 : rng.uniform(-7, 7)))
+      a.isCumulative = true
+      a.duration = hostile && rng.chance(0.5) ? 0.1 : duration
+      a.repeatCount = .infinity
+      l.add(a, forKey: "wind")
+    case 8:
+      let a = SpringAnimation(keyPath: .positionX, to: .scalar(_coord(&rng)))
+      a.mass = hostile && rng.chance(0.3) ? 1e9 : rng.uniform(0.5, 3)
+      a.stiffness = rng.uniform(20, 400)
+      a.damping = rng.uniform(1, 30)
+      a.duration = duration
+      l.add(a, forKey: "settle")
     default:
       let g = AnimationGroup([
         BasicAnimation(keyPath: .positionX, by: .scalar(Double(rng.below(100)) - 50)),
@@ -225,6 +257,9 @@ public struct RandomScene {
     return out
   }
 }
+
+/// Times and offsets whose magnitude leaves Double little or no resolution.
+let _hugeTimes: [Double] = [1e13, 1e15, 1e17, 1e300, -1e300, -1e15, -1e17]
 
 /// 1, 1e-1, ... 1e-10, exactly as the literals round.
 private let _powersOfTen: [Double] = [1, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10]

@@ -9,18 +9,28 @@ import Verification
 #endif
 
 /// One fuzz input: bytes read as a scene file; a scene that reads is built at a time taken
-/// from its own bytes under each semantics preset, and points on and around its layers are
-/// hit-tested by every strategy and judged against tree-walk by the exact oracle. Anything but
-/// a clean error or agreement is a finding: a crash, an AddressSanitizer report, or the trap
+/// from its own bytes (now and then one Double can barely resolve) under each semantics preset
+/// and on both trees, and points on and around its layers are hit-tested by every strategy and
+/// judged against tree-walk by the reference oracle. Anything but a clean error or agreement is
+/// a finding: a crash, a hang (libFuzzer's timeout), an AddressSanitizer report, or the trap
 /// below on a disagreement.
 func fuzzOne(_ bytes: [UInt8]) {
   guard let model = try? SceneFile.decode(bytes: bytes, file: "<fuzz>") else { return }
   var hash: UInt64 = 0xcbf2_9ce4_8422_2325
   for b in bytes { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
-  let time = Double(hash % 4096) / 512
+  let huge = [1e13, 1e15, 1e17, 1e300, -1e300, -1e15]
+  let time = hash % 16 == 0 ? huge[Int(hash / 16 % UInt64(huge.count))] : Double(hash % 4096) / 512
   for semantics in HitTestSemantics.presets {
+    for tree in HitTestTree.allCases {
+      fuzzOne(model, time: time, semantics: semantics, tree: tree, hash: hash)
+    }
+  }
+}
+
+func fuzzOne(_ model: Layer, time: Double, semantics: HitTestSemantics, tree: HitTestTree, hash: UInt64) {
+  do {
     let builder = PresentationFrameBuilder(root: model, semantics: semantics)
-    let frame = builder.build(at: time)
+    let frame = builder.build(at: time, animated: tree.isAnimated)
     guard frame.count <= 2000 else { return }
     var rng = SplitMix64Lite(hash)
     var points: [Point] = []
@@ -32,14 +42,14 @@ func fuzzOne(_ bytes: [UInt8]) {
       for _ in 0..<3 { points.append(Point(x0 + (x1 - x0) * rng.unit(), y0 + (y1 - y0) * rng.unit())) }
       points.append(Point(x0, y0))
     }
-    let reference = StrategyKind.treeWalk.answers(builder, points)
-    let oracle = ExactOracle(builder: builder)
+    let reference = StrategyKind.treeWalk.answers(builder, points, animated: tree.isAnimated)
+    let oracle = ReferenceOracle(builder: builder, tree: tree)
     for kind in StrategyKind.allCases where kind != .treeWalk {
-      let got = kind.answers(builder, points)
+      let got = kind.answers(builder, points, animated: tree.isAnimated)
       for i in points.indices
       where AnswerComparison.compare(got[i], reference[i], at: points[i], oracle: oracle).isDisagreement {
         fatalError(
-          "\(kind.rawValue) under \(semantics.name) at t=\(time), point \(points[i]): \(String(describing: got[i])), tree-walk \(String(describing: reference[i]))"
+          "\(kind.rawValue) under \(semantics.name), \(tree.rawValue) tree, at t=\(time), point \(points[i]): \(String(describing: got[i])), tree-walk \(String(describing: reference[i]))"
         )
       }
     }

@@ -90,7 +90,8 @@ import Testing
 }
 
 @Suite struct RunnerTests {
-  @Test func aRunMeasuresEveryStrategyWithoutAllocatingOrDisagreeing() {
+  /// (Allocations are checked in a process of their own: `SteadyStateTests`.)
+  @Test func aRunMeasuresEveryStrategyWithoutDisagreeing() {
     var c = RunConfiguration()
     c.scene = .generated(.cards)
     c.layers = 500
@@ -105,7 +106,6 @@ import Testing
       #expect(m.frames == 5 && m.layers == 500 && m.queriesPerFrame == 20)
       #expect(m.verifiedAnswers == 8 * 20)
       #expect(m.disagreements == 0, "\(m.strategy)")
-      #expect(m.bytesAllocatedPerFrame == 0, "\(m.strategy) allocates in its frame loop")
       #expect(m.frameNs.median > 0 && m.updateNs.min <= m.updateNs.median)
       #expect(m.testedPerQuery > 0 && m.queryFloorNs > 0 && m.updateFloorNs > 0)
     }

@@ -20,6 +20,22 @@ func hitbench(_ args: [String]) throws -> RunResult {
   if !FileManager.default.fileExists(atPath: exe.path) {
     exe = URL(fileURLWithPath: repoRoot + "/.build/debug/hitbench")
   }
+  return try run(exe, args)
+}
+
+/// The release `hitbench` that `scripts/test.sh` builds and names in `HITBENCH_RELEASE_BINARY`
+/// (measurements are claims about the release build), or nil when it is not there.
+let releaseHitbench: URL? = {
+  guard let path = ProcessInfo.processInfo.environment["HITBENCH_RELEASE_BINARY"],
+    FileManager.default.isExecutableFile(atPath: path)
+  else { return nil }
+  return URL(fileURLWithPath: path)
+}()
+
+/// Runs the release `hitbench` (see `releaseHitbench`).
+func hitbenchRelease(_ args: [String]) throws -> RunResult { try run(releaseHitbench!, args) }
+
+private func run(_ exe: URL, _ args: [String]) throws -> RunResult {
   let p = Process()
   p.executableURL = exe
   p.arguments = args
@@ -34,4 +50,11 @@ func hitbench(_ args: [String]) throws -> RunResult {
   p.waitUntilExit()
   return RunResult(
     status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+}
+
+/// A fresh empty directory under the system's temporary directory.
+func temporaryDirectory() throws -> String {
+  let dir = NSTemporaryDirectory() + "hitbench-test-" + UUID().uuidString
+  try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+  return dir
 }

@@ -31,8 +31,21 @@ let strategyNames = [
   @Test func verifyPassesAndReportsItsCounts() throws {
     let r = try hitbench(["verify", "--scenes", "20", "--points", "100", "--seed", "5"])
     #expect(r.status == 0)
-    // 20 scenes x 100 points x 3 presets x every strategy but tree-walk.
-    #expect(r.stdout.contains("\(20 * 100 * 3 * (strategyNames.count - 1)) comparisons"))
+    // One row per strategy, preset and tree: 20 scenes x 100 points each for every strategy but
+    // tree-walk, whose row counts its answers judged by the oracle.
+    let rows = r.stdout.split(separator: "\n").map { $0.split(separator: " ") }.filter { $0.count == 6 }
+    for name in strategyNames {
+      let mine = rows.filter { $0[0] == name }
+      #expect(mine.count == 6, "\(name): a row per preset and tree")
+      for row in mine {
+        if name == "tree-walk" {
+          #expect(Int(row[3])! > 0, "\(row)")
+        } else {
+          #expect(row[3] == "2000", "\(row)")
+        }
+        #expect(row[5] == "0", "\(row)")
+      }
+    }
     #expect(r.stdout.contains(" 0 disagreements"))
   }
 
@@ -46,5 +59,42 @@ let strategyNames = [
       #expect(r.status == 64, "\(args)")
       #expect(r.stderr.contains(args[args.count - 2].split(separator: "=")[0]), "\(args): \(r.stderr)")
     }
+  }
+}
+
+@Suite struct VerificationCommandTests {
+  /// Each injected fault makes `verify` fail, naming the fault; two at once are a usage error.
+  @Test(arguments: [["--inject-shift", "1e-6"], ["--inject-flag"], ["--inject-order"], ["--inject-shrink", "1e-6"]])
+  func verifyCatchesAnInjectedFault(_ fault: [String]) throws {
+    let r = try hitbench(["verify", "--scenes", "12", "--points", "300", "--seed", "3"] + fault)
+    #expect(r.status == 1, "\(fault): \(r.stdout.suffix(300))")
+    #expect(r.stderr.contains("was injected, as it must be caught"), "\(fault): \(r.stderr)")
+  }
+
+  @Test func verifyOneTreeAndUsageErrors() throws {
+    let r = try hitbench(["verify", "--scenes", "5", "--points", "50", "--tree", "model"])
+    #expect(r.status == 0)
+    #expect(r.stdout.contains(" model ") && !r.stdout.contains(" presentation "))
+    for args in [["verify", "--inject-flag", "--inject-order"], ["verify", "--tree", "both-ways"]] {
+      let bad = try hitbench(args)
+      #expect(bad.status == 64, "\(args)")
+    }
+  }
+
+  /// `run --verify` that finds a wrong answer writes no report, and says which strategy, tree,
+  /// time and point, with a minimal scene that reproduces it.
+  @Test func runVerifyThatFailsWritesNoReport() throws {
+    let dir = try temporaryDirectory()
+    let r = try hitbench([
+      "run", "--scene", "app", "--layers", "300", "--frames", "2", "--warmup", "0", "--queries", "400", "--strategy",
+      "grid", "--verify", "--inject-shrink", "0.5", "--format", "json", "--output", dir + "/out.json", "--failures",
+      dir + "/failures",
+    ])
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("no report was written"), "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: dir + "/out.json"))
+    #expect(r.stdout.contains("grid under calayer, presentation tree"), "\(r.stdout)")
+    #expect(r.stdout.contains("reproduce: hitbench hittest --scene \(dir)/failures/disagreement-1.json --time "))
+    #expect(FileManager.default.fileExists(atPath: dir + "/failures/disagreement-1.json"))
   }
 }

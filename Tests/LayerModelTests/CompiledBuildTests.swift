@@ -1,6 +1,8 @@
+import Allocations
 import BenchKit
 import LayerModel
 import Scenes
+import TestSupport
 import Testing
 import Verification
 
@@ -181,25 +183,4 @@ func everyKindScene(seed: UInt64, layers: ClosedRange<Int> = 20...80, animations
     }
   }
 
-  /// A build split across two threads allocates nothing once the scene's size is reached.
-  @Test(.enabled(if: AllocationCounter.isLinked, "jemalloc is not linked in sanitizer builds"))
-  func splitBuildsAllocateNothing() {
-    #expect(AllocationCounter.isAvailable)
-    for kind in [SceneKind.particles, .app, .ui] {
-      let model = SceneGenerator(kind: kind, layers: 9000, animatedFraction: 1, seed: 3).make()
-      let builder = PresentationFrameBuilder(root: model, threads: 2)
-      var t = 0.0
-      for _ in 0..<3 {
-        builder.build(at: t)
-        t += 1.0 / 120
-      }
-      let used = AllocationCounter.measure {
-        for _ in 0..<30 {
-          builder.build(at: t)
-          t += 1.0 / 120
-        }
-      }
-      #expect(used.bytes == 0, "\(kind): \(used.allocations) allocations, \(used.bytes) bytes")
-    }
-  }
 }

@@ -100,7 +100,7 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
   @Test func aMotionBoundOneUnitTooSmallIsCaught() {
     let model = SceneGenerator(kind: .particles, layers: 300, animatedFraction: 0.7, seed: 3).make()
     let builder = PresentationFrameBuilder(root: model)
-    builder.scene._shrinkMotionBounds = 1
+    builder.scene._faults.shrinkMotionBounds = 1
     let motion = MotionBounds(scene: builder.scene)
     motion.compute(from: 0.5, to: 0.6)
     var rng = SplitMix64(seed: 2)
@@ -119,13 +119,12 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
     verifier.seed = 11
     verifier.generator = RandomScene(layerCount: 10...60, hostile: true, animatedFraction: 0.8)
     verifier.strategies = [.windowGrid, .staggerGrid, .linearBVH]
-    verifier.shrinkMotionBounds = 1
+    verifier.fault = .motionShrink(1)
     let report = verifier.run()
     for kind in verifier.strategies {
-      let caught = HitTestSemantics.presets.reduce(0) {
-        $0 + (report.tallies["\(kind.rawValue) \($1.name)"]?.disagreements ?? 0)
-      }
-      #expect(caught > 0, "\(kind.rawValue) with every motion bound 1 pt too small passed verification")
+      #expect(
+        report.disagreements(of: kind) > 0,
+        "\(kind.rawValue) with every motion bound 1 pt too small passed verification")
     }
   }
 }

@@ -1,7 +1,9 @@
+import Allocations
 import BenchKit
 import Presentation
 import SceneFormat
 import Scenes
+import TestSupport
 import Testing
 import Verification
 
@@ -44,7 +46,7 @@ import Verification
 }
 
 /// Whether the flat answer `answer` agrees with CALayer's recursive walk over the presentation
-/// tree at `p`: the same answer, or two answers the exact oracle accepts (they differ only
+/// tree at `p`: the same answer, or two answers the reference oracle accepts (they differ only
 /// within the measured rounding of an edge).
 func referenceAgrees(
   _ tree: Layer, _ builder: PresentationFrameBuilder, _ p: Point, _ answer: LayerID?,
@@ -52,8 +54,8 @@ func referenceAgrees(
 ) -> Bool {
   let expected = tree.hitTest(p, semantics: semantics).map { LayerID(ids[ObjectIdentifier($0.modelLayer ?? $0)]!) }
   if expected == answer { return true }
-  let oracle = ExactOracle(builder: builder)
-  return oracle.accepts(answer, at: p, by: .flat) && oracle.accepts(expected, at: p, by: .walk)
+  let oracle = ReferenceOracle(builder: builder, tree: .presentation)
+  return oracle.accepts(answer, at: p) && oracle.accepts(expected, at: p)
 }
 
 @Suite struct PresentationFrameTests {
@@ -194,24 +196,4 @@ func referenceAgrees(
     #expect(builder.build(at: 1, animated: false).topCandidateByScan(Point(150, 50)) == LayerID(0))
   }
 
-  @Test(.enabled(if: AllocationCounter.isLinked, "jemalloc is not linked in sanitizer builds"))
-  func rebuildingAtANewTimeAllocatesNothing() {
-    #expect(AllocationCounter.isAvailable)
-    let probe = AllocationCounter.measure { _ = [Int](repeating: 1, count: 1000) }
-    #expect(probe.allocations >= 1 && probe.bytes >= 8000, "the counters see allocations")
-    for seed in [1, 2, 3] as [UInt64] {
-      let model = RandomScene(layerCount: 300...300, hostile: true, animatedFraction: 1).make(seed: seed)
-      let builder = PresentationFrameBuilder(root: model)
-      builder.build(at: 0)
-      builder.build(at: 0.1)
-      var t = 0.2
-      let used = AllocationCounter.measure {
-        for _ in 0..<50 {
-          builder.build(at: t)
-          t += 1.0 / 120
-        }
-      }
-      #expect(used.bytes == 0, "seed \(seed): \(used.allocations) allocations, \(used.bytes) bytes")
-    }
-  }
 }

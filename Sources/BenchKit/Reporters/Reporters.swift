@@ -42,7 +42,7 @@ public struct RunReport: Sendable {
     results.first {
       $0.strategy == "tree-walk" && $0.scene == m.scene && $0.layers == m.layers
         && $0.queriesPerFrame == m.queriesPerFrame && $0.workload == m.workload
-        && $0.animatedFraction == m.animatedFraction && $0.semantics == m.semantics
+        && $0.animatedFraction == m.animatedFraction && $0.semantics == m.semantics && $0.tree == m.tree
     }
   }
 
@@ -104,7 +104,7 @@ public struct RunReport: Sendable {
       ("strategy", .string(m.strategy)), ("family", .string(m.family)), ("scene", .string(m.scene)),
       ("layers", .number(Double(m.layers))), ("animatedFraction", .number(m.animatedFraction)),
       ("queriesPerFrame", .number(Double(m.queriesPerFrame))), ("workload", .string(m.workload)),
-      ("semantics", .string(m.semantics)), ("frames", .number(Double(m.frames))),
+      ("semantics", .string(m.semantics)), ("tree", .string(m.tree)), ("frames", .number(Double(m.frames))),
       ("threads", .number(Double(m.threads))),
       ("frameNs", summary(m.frameNs)), ("hitTestNs", summary(m.hitTestNs)),
       ("presentationNs", summary(m.presentationNs)), ("buildTimingNs", summary(m.buildTimingNs)),

@@ -1,4 +1,6 @@
 import HitTesting
+import LayerModel
+import Presentation
 
 /// One strategy on one configuration: what the reporters print. Every time is per frame, in
 /// nanoseconds, summarised over the measured frames. See docs/results-schema.md.
@@ -54,6 +56,22 @@ public struct Measurement: Sendable {
   public var queryFloorNs: Double
   /// The update floor: ns for one streaming pass over the frame's world boxes per frame.
   public var updateFloorNs: Double
+
+  /// Which tree was hit-tested: `presentation` or `model`.
+  public var tree = HitTestTree.presentation.rawValue
+
+  /// The first disagreements `--verify` found (not in the report: a run that has any writes no
+  /// result).
+  public var failures: [Failure] = []
+
+  /// One answer `--verify` found wrong: the frame's time, the point, the strategy's answer and
+  /// tree-walk's.
+  public struct Failure: Sendable {
+    public var time: Double
+    public var point: Point
+    public var answer: LayerID?
+    public var expected: LayerID?
+  }
 
   public var noisy: Bool { frameNs.isNoisy }
   public var queryFloorRatio: Double { queryFloorNs > 0 ? nsPerQuery / queryFloorNs : 0 }

@@ -41,6 +41,9 @@ public struct RunConfiguration: Sendable {
   public var threads = RunConfiguration.machineCores
   /// A fixed window length in seconds for the time-aware strategies (nil: chosen by cost).
   public var windowSeconds: Double?
+  /// Faults injected into what the measured strategies answer on (never into `--verify`'s
+  /// reference): a self-test of `--verify`, which must then fail.
+  public var faults = InjectedFaults()
 
   /// The cores this process may use.
   public static var machineCores: Int { Swift.max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }

@@ -1,8 +1,9 @@
+import Allocations
 import FileIO
 import HitTesting
 import JSON
 import LayerModel
-import Presentation
+@_spi(FaultInjection) import Presentation
 import SceneFormat
 import Scenes
 import Verification
@@ -68,6 +69,7 @@ public enum Runner {
     WindowLength.pinnedSeconds = c.windowSeconds
     defer { WindowLength.pinnedSeconds = nil }
     let scene = CompiledScene(root: model)
+    scene._faults = c.faults
     let builder = PresentationFrameBuilder(scene: scene, semantics: c.semantics, threads: c.threads)
     // --verify's reference is built by a builder of its own, untimed and single-threaded, so a
     // fault in the measured builder's incremental or threaded passes cannot hide itself.
@@ -105,6 +107,8 @@ final class _Recorder: FrameLoopHooks {
   var verified = 0
   var tolerated = 0
   var disagreements = 0
+  /// The first few disagreements, kept for the report.
+  var failures: [Measurement.Failure] = []
   var walk = TreeWalk()
 
   init(frames: Int, warmup: Int, reference: PresentationFrameBuilder?, animated: Bool) {
@@ -133,14 +137,19 @@ final class _Recorder: FrameLoopHooks {
     bytes.append(used.bytes)
     guard let reference else { return }
     walk.update(with: reference.build(at: time, animated: animated))
-    let oracle = ExactOracle(builder: reference)
+    let oracle = ReferenceOracle(builder: reference, tree: HitTestTree(animated: animated))
     for i in 0..<points.count {
       verified += 1
       let expected = walk.hitTest(points[i])
       switch AnswerComparison.compare(answers[i], expected, at: points[i], oracle: oracle) {
       case .agree: break
       case .tolerated: tolerated += 1
-      case .disagree: disagreements += 1
+      case .disagree:
+        disagreements += 1
+        if failures.count < 5 {
+          failures.append(
+            Measurement.Failure(time: time, point: points[i], answer: answers[i], expected: expected))
+        }
       }
     }
   }
@@ -176,6 +185,8 @@ final class _Recorder: FrameLoopHooks {
       testedPerQuery: outcome.testedPerQuery, verifiedAnswers: verified, toleratedAnswers: tolerated,
       disagreements: disagreements, queryFloorNs: floors.queryNs, updateFloorNs: floors.updateNs)
     m.windowPinned = c.windowSeconds != nil && m.windowMs > 0
+    m.failures = failures
+    m.tree = c.modelTree ? HitTestTree.model.rawValue : HitTestTree.presentation.rawValue
     return m
   }
 }

@@ -18,7 +18,7 @@ enum RunCommand {
     var suite: String?
     var format = ReportFormat.table
     var output: String?
-    var sceneGiven = false
+    var failures = "run-failures"
   }
 
   static var parser: ArgumentParser<Options> {
@@ -72,6 +72,11 @@ enum RunCommand {
       expected: "calayer, calayer-seed or uiview"
     ) { HitTestSemantics(named: $0) }
     p.option(
+      "--tree", \.config.modelTree, valueName: "TREE",
+      help: "presentation (default) or model: which tree the strategies hit-test",
+      expected: "presentation or model"
+    ) { HitTestTree(rawValue: $0).map { $0 == .model } }
+    p.option(
       "--threads", \.config.threads, valueName: "N",
       help: "threads for the presentation build (default: the machine's cores, \(RunConfiguration.machineCores))",
       expected: "an integer from 1 to 64", parse: ArgumentValues.integer(in: 1...64))
@@ -80,7 +85,19 @@ enum RunCommand {
       help: "a fixed window for the time-aware strategies, in ms (default: chosen by cost)",
       expected: "a number of milliseconds from 1 to 4000"
     ) { ArgumentValues.number(in: 1...4000)($0).map { $0 / 1000 } }
-    p.flag("--verify", \.config.verify, help: "check every answer against tree-walk (untimed); fail on a disagreement")
+    p.flag(
+      "--verify", \.config.verify,
+      help: "check every answer against tree-walk (untimed); on a disagreement write no report, only the minimal scenes"
+    )
+    p.option(
+      "--inject-shrink", \.config.faults.shrinkHitRegions, valueName: "D",
+      help: "self-test of --verify: the measured strategies answer with every hit region shrunk by D points",
+      expected: "a number from 0 to 1", parse: ArgumentValues.number(in: 0...1))
+    p.option(
+      "--failures", \.failures, valueName: "DIR",
+      help: "where --verify writes disagreeing scenes (default run-failures)",
+      expected: "a directory"
+    ) { $0.isEmpty ? nil : $0 }
     p.option(
       "--format", \.format, valueName: "FORMAT", help: "table (default), json, csv or markdown",
       expected: "table, json, csv or markdown"
@@ -149,6 +166,8 @@ enum RunCommand {
         if explicit.contains("--window") { c.windowSeconds = o.config.windowSeconds }
         c.seed = o.config.seed
         c.verify = o.config.verify
+        c.faults = o.config.faults
+        c.modelTree = o.config.modelTree
         return c
       }
     }
@@ -157,13 +176,22 @@ enum RunCommand {
     }
     let progress = Progress(total: configs.count, label: "run")
     var results: [Measurement] = []
+    var models: [Layer] = []
     for (i, c) in configs.enumerated() {
       let model = try loadScene(c, command: "run")
       progress.update(i)
-      results += Runner.run(c, model: model) { _ in progress.update(i) }
+      let measured = Runner.run(c, model: model) { _ in progress.update(i) }
+      results += measured
+      models += measured.map { _ in model }
     }
     progress.finish()
-    let command = "hitbench " + args.joined(separator: " ")
+    let bad = results.reduce(0) { $0 + $1.disagreements }
+    if bad > 0 {
+      // A result that answered wrongly is not a result: report the disagreements instead.
+      try reportFailures(results, models, configs: configs, directory: o.failures)
+      throw .failed("\(bad) answers disagree with tree-walk (--verify); no report was written")
+    }
+    let command = "hitbench run " + args.joined(separator: " ")
     let suite = o.suite.flatMap { name in allSuites.first { $0.name == name } }
     let report = RunReport(
       meta: .current(seed: o.config.seed, command: command), results: results, suite: suite?.name,
@@ -174,14 +202,37 @@ enum RunCommand {
     } else {
       Output.out(text)
     }
-    let bad = results.reduce(0) { $0 + $1.disagreements }
-    if bad > 0 { throw .failed("\(bad) answers disagree with tree-walk (--verify)") }
     let verified = results.reduce(0) { $0 + $1.verifiedAnswers }
     let tolerated = results.reduce(0) { $0 + $1.toleratedAnswers }
-    if verified > 0 && Double(tolerated) > AnswerComparison.toleratedShareLimit * Double(verified) {
+    if AnswerComparison.toleratedShareExceedsLimit(tolerated: tolerated, comparisons: verified) {
       throw .failed(
         "\(tolerated) of \(verified) answers differ from tree-walk within rounding: more than the "
           + "\(formatNumber(AnswerComparison.toleratedShareLimit * 100))% a verification may tolerate (--verify)")
+    }
+  }
+
+  /// Prints each disagreement `--verify` kept (strategy, tree, time, point, both answers) with a
+  /// minimal scene written under `directory` and the command that reproduces it.
+  static func reportFailures(
+    _ results: [Measurement], _ models: [Layer], configs: [RunConfiguration], directory: String
+  ) throws(CommandError) {
+    do { try FileIO.makeDirectories(directory) } catch { throw .file(error) }
+    var n = 0
+    for (m, model) in zip(results, models) where !m.failures.isEmpty {
+      guard let kind = StrategyKind(rawValue: m.strategy),
+        let c = configs.first(where: { $0.scene.name == m.scene && $0.semantics.name == m.semantics })
+      else { continue }
+      for f in m.failures.prefix(2) {
+        n += 1
+        let d = Verifier.Disagreement(
+          sceneSeed: c.seed, sceneName: "\(m.scene) \(m.layers)", time: f.time, semantics: c.semantics,
+          tree: c.modelTree ? .model : .presentation, strategy: kind, point: f.point, expected: f.expected,
+          answer: f.answer, model: model, faults: c.faults)
+        let minimal = Verifier.minimize(d)
+        let path = "\(directory)/disagreement-\(n).json"
+        do throws(FileIOError) { try SceneFile.write(minimal, to: path) } catch { throw .file(error) }
+        Output.out(DisagreementReport.line(d, minimal: path, layers: minimal.subtreeInPreorder.count) + "\n")
+      }
     }
   }
 }

@@ -86,7 +86,7 @@ public struct RefitBVH: FrameStrategy {
 
   @inlinable
   public func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
-    assert(binding.isCurrent, "queried after the frame was rebuilt")
+    _checkCurrent(binding)
     return tree.query(binding.frame, p, &counter)
   }
 }

@@ -80,7 +80,7 @@ public struct FlatScan: FrameStrategy {
   public func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
     let px = SIMD8<Float>(repeating: Float(p.x))
     let py = SIMD8<Float>(repeating: Float(p.y))
-    assert(binding.isCurrent, "queried after the frame was rebuilt")
+    _checkCurrent(binding)
     let f = binding.frame
     return rows.withUnsafeBufferPointer { rs -> LayerID? in
       minX.withUnsafeBufferPointer { x0 in

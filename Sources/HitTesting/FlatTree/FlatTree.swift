@@ -69,7 +69,7 @@ public struct FlatTree: FrameStrategy {
 
   @inlinable
   public func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
-    assert(binding.isCurrent, "queried after the frame was rebuilt")
+    _checkCurrent(binding)
     let f = binding.frame
     guard f.count > 0 else { return nil }
     let px = Float(p.x)

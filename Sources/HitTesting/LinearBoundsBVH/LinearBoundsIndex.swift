@@ -17,6 +17,9 @@ public protocol LinearBoundsIndex {
   /// Indexes entries 0 ..< start.count: entry i's box is `start[i]` at the segment's start and
   /// `end[i]` at its end, interpolated linearly between (all edges finite).
   mutating func rebuild(start: UnsafeBufferPointer<Box>, end: UnsafeBufferPointer<Box>)
+  /// Box edges beyond this magnitude stay outside the index, tested on every query instead
+  /// (a single-precision library squares coordinates: 1e15 keeps them finite). 1e30 by default.
+  static var magnitudeLimit: Double { get }
   /// The entries whose box at fraction `s` of the segment may hold `p` (a superset), valid
   /// until the next call.
   func candidates(_ p: Point, at s: Double) -> UnsafeBufferPointer<Int32>
@@ -25,6 +28,7 @@ public protocol LinearBoundsIndex {
 
 extension LinearBoundsIndex {
   public mutating func reserve(_ entries: Int) {}
+  public static var magnitudeLimit: Double { 1e30 }
 }
 
 /// A time-aware strategy over someone else's linear-bounds index: `linear-bvh`'s segments and
@@ -79,7 +83,7 @@ final class _IndexedLinearState<Index: LinearBoundsIndex> {
   var version = -1
 
   /// Edges beyond this magnitude stay outside the index (single-precision libraries).
-  static var limit: Double { 1e30 }
+  static var limit: Double { Index.magnitudeLimit }
 
   init(_ groups: MotionGroups) { self.groups = groups }
 
@@ -97,6 +101,7 @@ final class _IndexedLinearState<Index: LinearBoundsIndex> {
   func update(at t: Double, animated: Bool) {
     let changed = groups.refresh()
     groups.lazy.prepare(at: t, animated: animated)
+    groups.motion.animated = animated
     counters = StrategyCounters()
     if changed || !(t >= segmentStart && t < segmentEnd) || animated != self.animated {
       length.windowEnded()

@@ -173,13 +173,8 @@ final class MotionGroups {
     guard !own.isEmpty, own.minX.isFinite, own.minY.isFinite, own.maxX.isFinite, own.maxY.isFinite else {
       return .nothing
     }
-    guard let c0 = h.apply(Point(own.minX, own.minY)), let c1 = h.apply(Point(own.maxX, own.minY)),
-      let c2 = h.apply(Point(own.maxX, own.maxY)), let c3 = h.apply(Point(own.minX, own.maxY))
-    else { return .everything }
-    let x = Interval(c0.x).hull(c1.x).hull(c2.x).hull(c3.x).padded
-    let y = Interval(c0.y).hull(c1.y).hull(c2.y).hull(c3.y).padded
-    guard x.isBounded, y.isBounded else { return .everything }
-    return Box(minX: x.lo, minY: y.lo, maxX: x.hi, maxY: y.hi)
+    guard let inverse = h.inverted else { return .everything }
+    return ConservativeBox.projective(h, inverse: inverse, own)
   }
 
   /// Group g's window box: where its root and members can be over the window last computed by
@@ -208,6 +203,9 @@ final class MotionGroups {
     let ordered = lazy.orderIsStatic
     if ordered && maxRank[g] <= best.rank { return }
     var q = p
+    // How far the conversion into the group's space can be off: member boxes are widened by
+    // it (the members' exact tests convert the world point with maps of their own).
+    var error = (x: 0.0, y: 0.0)
     if g > 0 {
       let r = Int(root[g])
       lazy.ensure(r)
@@ -215,25 +213,25 @@ final class MotionGroups {
         candidates &+= 1
         if f.isCandidate(r, p) { _take(r, &best) }
       }
-      guard let local = f._fromWorld(r, p) else { return }
-      q = local
+      guard let local = f._fromWorldWithError(r, p) else { return }
+      q = local.point
+      error = local.error
     }
     let start = Int(memberStart[g])
     let end = Int(memberStart[g + 1])
     // (A method rather than a nested function: one capturing these inout values allocated a
     // context per call.)
     let grid = Int(gridOf[g])
-    if grid >= 0 {
-      let cell = grids[grid].cell(of: q)
-      guard cell >= 0 else { return }
+    if grid >= 0, let cell = grids[grid].cell(of: q, within: error) {
       for k in grids[grid].entries(cell)
-      where !_consider(start + Int(k), q, p, ordered, &best, &candidates, &counter) {
+      where !_consider(start + Int(k), q, error, p, ordered, &best, &candidates, &counter) {
         return
       }
     } else {
+      // No grid, or the point's uncertainty straddles cells: every member.
       var i = start
       while i < end {
-        if !_consider(i, q, p, ordered, &best, &candidates, &counter) { return }
+        if !_consider(i, q, error, p, ordered, &best, &candidates, &counter) { return }
         i &+= 1
       }
     }
@@ -243,13 +241,15 @@ final class MotionGroups {
   /// search goes on (with a static order, not after a hit: ranks only decrease along a list).
   @inline(__always)
   func _consider<Counter: WorkCounter>(
-    _ i: Int, _ q: Point, _ p: Point, _ ordered: Bool, _ best: inout Best, _ candidates: inout Int,
-    _ counter: inout Counter
+    _ i: Int, _ q: Point, _ error: (x: Double, y: Double), _ p: Point, _ ordered: Bool, _ best: inout Best,
+    _ candidates: inout Int, _ counter: inout Counter
   ) -> Bool {
     counter.tested(1)
     let m = Int(members[i])
     if ordered && rank[m] <= best.rank { return false }
-    guard memberBox[i].holds(q) else { return true }
+    let b = memberBox[i]
+    guard q.x >= b.minX - error.x && q.x <= b.maxX + error.x && q.y >= b.minY - error.y && q.y <= b.maxY + error.y
+    else { return true }
     candidates &+= 1
     lazy.ensure(m)
     if lazy.frame.isCandidate(m, p) {
@@ -343,11 +343,16 @@ struct StaticGrid {
     return Int(c)
   }
 
-  /// The cell holding point q, or -1 outside the grid (no box holds it then: every finite box
-  /// is inside the extent, and unbounded ones are in the edge cells... so clamp instead).
-  @inline(__always) func cell(of q: Point) -> Int {
-    guard !q.x.isNaN, !q.y.isNaN else { return -1 }
-    return _clampedCell(q.y, originY, rows) * columns + _clampedCell(q.x, originX, columns)
+  /// The cell holding every point within `error` of q (the nearest cell for a point outside the
+  /// grid: boxes beyond the extent are in the edge cells), or nil when they straddle cells (or q
+  /// is not a number): then the caller tests every box.
+  @inline(__always) func cell(of q: Point, within error: (x: Double, y: Double)) -> Int? {
+    guard !q.x.isNaN, !q.y.isNaN else { return nil }
+    let x0 = _clampedCell(q.x - error.x, originX, columns)
+    let y0 = _clampedCell(q.y - error.y, originY, rows)
+    guard x0 == _clampedCell(q.x + error.x, originX, columns), y0 == _clampedCell(q.y + error.y, originY, rows)
+    else { return nil }
+    return y0 * columns + x0
   }
 
   @inline(__always) func entries(_ cell: Int) -> ArraySlice<Int32> {

@@ -71,6 +71,7 @@ public struct StaggerGrid: SceneStrategy {
     let g = groups
     let changed = g.refresh()
     g.lazy.prepare(at: t, animated: animated)
+    g.motion.animated = animated
     counters = StrategyCounters()
     let count = g.root.count
     if changed || !initialized || animated != self.animated {

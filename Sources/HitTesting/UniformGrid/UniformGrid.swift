@@ -265,7 +265,7 @@ public struct UniformGrid: FrameStrategy {
 
   @inlinable
   public func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
-    assert(binding.isCurrent, "queried after the frame was rebuilt")
+    _checkCurrent(binding)
     let f = binding.frame
     var best: Int32 = -1
     if columns > 0, p.x >= originX, p.y >= originY, p.x <= limitX, p.y <= limitY {

@@ -68,6 +68,7 @@ public struct WindowGrid: SceneStrategy {
     let changed = groups.refresh()
     if changed { boxes.reserve(groups.root.count) }
     groups.lazy.prepare(at: t, animated: animated)
+    groups.motion.animated = animated
     counters = StrategyCounters()
     if changed || !(t >= windowStart && t < windowEnd) || animated != self.animated {
       length.windowEnded()

@@ -133,12 +133,21 @@ extension FrozenAnimationProgram {
     let b = (times.hi - t.beginTime) * t.speed
     let ta = Interval(Swift.min(a, b), Swift.max(a, b))
     guard ta.isBounded else { return all }
-    // The cycle count, for cumulative animations (a held end counts its last cycle).
+    // Iterations Double can no longer count exactly (beyond 2^40 a unit of iteration is a few
+    // ulps): any progress, and any cycle the evaluation can reach (it clamps the count to
+    // 2^53; a cumulative step applies only to positive counts).
+    let iterations = Swift.max(Swift.abs(ta.lo + t.timeOffset), Swift.abs(ta.hi + t.timeOffset)) / d
+    guard iterations < 0x1p40 else { return (.unit, Interval(0, 0x1p53)) }
+    // The cycle count, for cumulative animations: of the times the evaluation reaches (before
+    // the start a backwards fill sits at the offset; after the end a held end at offset +
+    // total; the offset can carry either past total / cycle), with one cycle to spare on each
+    // side for the rounding of the two ways of counting.
     let cycle = t.autoreverses ? 2 * d : d
-    let lastCycle = total.isFinite ? Swift.max((total / cycle).rounded(.up) - 1, 0) : .infinity
-    let k0 = Swift.max(((ta.lo + t.timeOffset) / cycle).rounded(.down) - 1, 0)
-    let k1 = Swift.min(((ta.hi + t.timeOffset) / cycle).rounded(.down) + 1, lastCycle)
-    let cycles = Interval(Swift.min(k0, k1), Swift.max(k0, k1))
+    let lowT = ta.lo < 0 ? Swift.min(t.timeOffset, ta.lo + t.timeOffset) : ta.lo + t.timeOffset
+    let highT = (total.isFinite ? Swift.min(ta.hi, total) : ta.hi) + t.timeOffset
+    let k0 = Swift.max((Swift.min(lowT, highT) / cycle).rounded(.down) - 1, 0)
+    let k1 = Swift.max((Swift.max(lowT, highT, t.timeOffset) / cycle).rounded(.down) + 1, 0)
+    let cycles = Interval(k0, Swift.max(k0, k1))
     guard ta.lo >= 0, ta.hi < total else { return (.unit, cycles) }
     let t0 = ta.lo + t.timeOffset
     let t1 = ta.hi + t.timeOffset
@@ -147,7 +156,7 @@ extension FrozenAnimationProgram {
     guard i0 == i1, i0.magnitude < 9e15 else { return (.unit, cycles) }
     var f0 = (t0 - i0 * d) / d
     var f1 = (t1 - i1 * d) / d
-    if t.autoreverses && Int(i0) & 1 == 1 {
+    if t.autoreverses && i0.truncatingRemainder(dividingBy: 2) != 0 {
       f0 = 1 - f0
       f1 = 1 - f1
     }
@@ -553,13 +562,14 @@ extension FrozenAnimationProgram {
       offset: t.timeOffset, speed: t.speed)
     let first = (tau0 / d).rounded(.down)
     let last = (tau1 / d).rounded(.down)
-    guard last - first < Double(capacity) else { return nil }
+    // Iteration counts Double still counts one by one, and few enough of them.
+    guard first.magnitude < 0x1p40, last.magnitude < 0x1p40, last - first < Double(capacity) else { return nil }
     var i = first
     while i <= last {
       let start = i * d
       guard acc.add(start, 0), acc.add(start, 1) else { return nil }
       if r.kind == .keyframe && kt.count > 2 {
-        let mirrored = t.autoreverses && Int(i) & 1 == 1
+        let mirrored = t.autoreverses && i.truncatingRemainder(dividingBy: 2) != 0
         for j in 1..<(kt.count - 1) {
           guard acc.add(start + (mirrored ? 1 - kt[j] : kt[j]) * d, kt[j]) else { return nil }
         }
@@ -567,6 +577,21 @@ extension FrozenAnimationProgram {
       i += 1
     }
     return acc.count
+  }
+
+  /// How far, in clock time, a Double evaluation of record k's local time over [t0, t1] (and a
+  /// breakpoint's clock time computed back from it) can be from the exact one: a few ulps of
+  /// the clock and of the local time, over the speed. Infinite when not finite.
+  package func clockTimeError(_ k: Int, from t0: Double, to t1: Double) -> Double {
+    let t = records[k].timing
+    guard t.speed != 0 else { return 0 }
+    let s = Swift.abs(t.speed)
+    let a = (t0 - t.beginTime) * t.speed + t.timeOffset
+    let b = (t1 - t.beginTime) * t.speed + t.timeOffset
+    let local = Swift.max(Swift.abs(a), Swift.abs(b), Swift.abs(t.timeOffset))
+    let clock = Swift.max(Swift.abs(t0), Swift.abs(t1), Swift.abs(t.beginTime))
+    let e = 4 * (clock.ulp + 2 * local.ulp / s)
+    return e.isFinite ? e : .infinity
   }
 
   /// A lean record's value at progress f, written over `v` (the evaluation's own arithmetic,

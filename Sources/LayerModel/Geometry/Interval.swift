@@ -53,15 +53,17 @@ public struct Interval: Hashable, Sendable {
 
   @inlinable public static func * (a: Interval, k: Double) -> Interval { a * Interval(k) }
 
-  /// cos over the interval (exact ends, extremes where a multiple of pi falls inside).
+  /// cos over the interval (exact ends, extremes where a multiple of pi falls inside). Beyond
+  /// 2^40 radians (where Double no longer resolves a millionth of a turn, and cos itself loses
+  /// its digits) the whole of [-1, 1].
   public var cosine: Interval {
-    guard isBounded else { return Interval(-1, 1) }
+    guard isBounded, Swift.max(Swift.abs(lo), Swift.abs(hi)) < 0x1p40 else { return Interval(-1, 1) }
     if hi - lo >= 2 * Double.pi { return Interval(-1, 1) }
     var r = Interval(_cos(lo)).hull(_cos(hi))
-    // Extremes of cos at k pi: +1 for even k, -1 for odd k.
+    // Extremes of cos at k pi: +1 for even k, -1 for odd k (at most three below 2 pi of width).
     var k = (lo / Double.pi).rounded(.up)
     while k * Double.pi <= hi {
-      r = r.hull(Int(k) % 2 == 0 ? 1 : -1)
+      r = r.hull(k.truncatingRemainder(dividingBy: 2) == 0 ? 1 : -1)
       k += 1
     }
     return Interval(Swift.max(r.lo, -1), Swift.min(r.hi, 1))

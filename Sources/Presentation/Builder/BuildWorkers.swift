@@ -1,3 +1,4 @@
+import Allocations
 import Synchronization
 
 #if canImport(Glibc)
@@ -68,7 +69,10 @@ final class BuildWorkers: @unchecked Sendable {
         &t, nil,
         { raw in
           let c = Unmanaged<WorkerContext>.fromOpaque(raw!).takeRetainedValue()
+          // A build's allocations on this thread are the frame's too.
+          AllocationCounter.registerCurrentThread()
           c.pool._work(c.index)
+          AllocationCounter.unregisterCurrentThread()
           return nil
         }, context)
       threads.append(t)

@@ -188,6 +188,9 @@ struct _RowComposer {
   let bits: UnsafeMutablePointer<CompiledScene.Bits>
   let rules: AdmissionRules
   let world: Bool
+  /// Injected faults (verification self-tests only; `faulty` is false otherwise).
+  let faults: InjectedFaults
+  let faulty: Bool
 
   init(_ b: PresentationFrameBuilder, _ columns: FrameColumns) {
     let f = b.frame
@@ -217,6 +220,8 @@ struct _RowComposer {
     bits = b.scene.bits.base
     rules = b._rules
     world = columns.contains(.world)
+    faults = b.scene._faults
+    faulty = faults.changesRows
   }
 
   typealias Builder = PresentationFrameBuilder
@@ -230,10 +235,10 @@ struct _RowComposer {
     let pr = Int(parent[r])
     // The layer's own level: a lean layer derives it from its numbers (cheaper than storing
     // and reloading it); a general one has it stored by pass 1.
-    let lf: UInt8
-    let levelMapM: AffineMap
-    let levelInverseM: AffineMap
-    let box: Box
+    var lf: UInt8
+    var levelMapM: AffineMap
+    var levelInverseM: AffineMap
+    var box: Box
     if leanLevel[m] {
       (levelMapM, levelInverseM, lf, box) = _leanLevel(m)
     } else {
@@ -242,6 +247,7 @@ struct _RowComposer {
       levelInverseM = levelInverse[m]
       box = localBounds[m]
     }
+    if faulty { _inject(m, &levelMapM, &levelInverseM, &lf, &box) }
     let parentFlags = pr < 0 ? PresentationFrame.Flags.reachable : flags[pr]
     let levelProjective = lf & Builder.localProjective != 0
     let worldProjective = levelProjective || parentFlags.contains(.worldProjective)
@@ -267,8 +273,12 @@ struct _RowComposer {
       }
       if world { fromWorld[r] = pr < 0 ? levelInverseM : AffineMap.concat(fromWorld[pr], levelInverseM) }
     } else {
-      let h = levelProjective ? levelHomography[m] : levelMapM.homography
-      let inv = levelProjective ? levelHomographyInverse[m] : levelInverseM.homography
+      var h = levelProjective ? levelHomography[m] : levelMapM.homography
+      var inv = levelProjective ? levelHomographyInverse[m] : levelInverseM.homography
+      if faulty && levelProjective && m == faults.shiftLayer {
+        h = Homography.concat(h, .translation(faults.shift, faults.shift))
+        inv = Homography.concat(.translation(-faults.shift, -faults.shift), inv)
+      }
       if levelProjective { projectiveFromParent[r] = inv } else { fromParent[r] = levelInverseM }
       let parentToWorld =
         pr < 0 ? nil : (parentFlags.contains(.worldProjective) ? projectiveToWorld[pr] : toWorld[pr].homography)
@@ -292,12 +302,45 @@ struct _RowComposer {
     var wb = Box.nothing
     if reachable {
       if nonEmpty {
-        wb = worldProjective ? _projectiveBox(projectiveToWorld[r], box) : _affineBox(toWorld[r], box)
+        wb =
+          worldProjective
+          ? ConservativeBox.projective(projectiveToWorld[r], inverse: projectiveFromWorld[r], box)
+          : ConservativeBox.affine(toWorld[r], inverse: fromWorld[r], box)
       }
       if clip >= 0 { wb = wb.intersection(worldBox[clip]) }
     }
     worldBox[r] = wb
     clipRow[r] = rowFlags.contains(.clips) ? Int32(r) : Int32(clip)
+  }
+
+  /// Applies the injected faults to layer m's level results: its hit region shrunk, its map into
+  /// its parent translated (the inverse with it), a flag flipped.
+  func _inject(_ m: Int, _ map: inout AffineMap, _ inverse: inout AffineMap, _ lf: inout UInt8, _ box: inout Box) {
+    let d = faults.shrinkHitRegions
+    if d > 0 {
+      box = Box(minX: box.minX + d, minY: box.minY + d, maxX: box.maxX - d, maxY: box.maxY - d)
+    }
+    if m == faults.shiftLayer {
+      let s = faults.shift
+      map.tx += s
+      map.ty += s
+      // inverse(p - (s, s)).
+      inverse.tx -= s * (inverse.a + inverse.c)
+      inverse.ty -= s * (inverse.b + inverse.d)
+    }
+    if m == faults.flagLayer {
+      switch faults.flag {
+      case .hidden:
+        if lf & Builder.localHidden != 0 {
+          lf &= ~Builder.localHidden
+          lf |= Builder.localAdmitted
+        } else {
+          lf |= Builder.localHidden
+          lf &= ~Builder.localAdmitted
+        }
+      case .masksToBounds: lf ^= Builder.localClips
+      }
+    }
   }
 
   /// A lean layer's level results, from its presentation numbers: the closed-form affine level
@@ -320,51 +363,5 @@ struct _RowComposer {
       flags |= Builder.localInvertible
     }
     return (map, inverse, flags, _box(Rect(x: v[2], y: v[3], width: v[4], height: v[5])))
-  }
-
-  /// The world box of local bounds under an affine map: the box of the four mapped corners
-  /// (the image of a rectangle is their parallelogram), padded by a relative 1e-9 against
-  /// rounding; the whole plane when a corner is not finite.
-  @inline(__always)
-  func _affineBox(_ w: AffineMap, _ b: Box) -> Box {
-    let x0 = b.minX * w.a
-    let x1 = b.maxX * w.a
-    let y0 = b.minY * w.c
-    let y1 = b.maxY * w.c
-    let u0 = b.minX * w.b
-    let u1 = b.maxX * w.b
-    let v0 = b.minY * w.d
-    let v1 = b.maxY * w.d
-    let ax = x0 + y0 + w.tx
-    let bx = x1 + y0 + w.tx
-    let cx = x1 + y1 + w.tx
-    let dx = x0 + y1 + w.tx
-    let ay = u0 + v0 + w.ty
-    let by = u1 + v0 + w.ty
-    let cy = u1 + v1 + w.ty
-    let dy = u0 + v1 + w.ty
-    return _padded(
-      Swift.min(Swift.min(ax, bx), Swift.min(cx, dx)), Swift.min(Swift.min(ay, by), Swift.min(cy, dy)),
-      Swift.max(Swift.max(ax, bx), Swift.max(cx, dx)), Swift.max(Swift.max(ay, by), Swift.max(cy, dy)))
-  }
-
-  /// The same under a homography: the four corners when all are in front of the viewer (then
-  /// the whole rect is, and its image is their convex hull), else the whole plane.
-  func _projectiveBox(_ h: Homography, _ b: Box) -> Box {
-    guard let a = h.apply(Point(b.minX, b.minY)), let c1 = h.apply(Point(b.maxX, b.minY)),
-      let c2 = h.apply(Point(b.maxX, b.maxY)), let d = h.apply(Point(b.minX, b.maxY))
-    else { return .everything }
-    return _padded(
-      Swift.min(Swift.min(a.x, c1.x), Swift.min(c2.x, d.x)), Swift.min(Swift.min(a.y, c1.y), Swift.min(c2.y, d.y)),
-      Swift.max(Swift.max(a.x, c1.x), Swift.max(c2.x, d.x)), Swift.max(Swift.max(a.y, c1.y), Swift.max(c2.y, d.y)))
-  }
-
-  @inline(__always)
-  func _padded(_ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double) -> Box {
-    // One sum times zero is 0 exactly when all four are finite.
-    guard (minX * 0 + maxX * 0) + (minY * 0 + maxY * 0) == 0 else { return .everything }
-    let padX = (abs(minX) + abs(maxX)) * 1e-9 + 1e-300
-    let padY = (abs(minY) + abs(maxY)) * 1e-9 + 1e-300
-    return Box(minX: minX - padX, minY: minY - padY, maxX: maxX + padX, maxY: maxY + padY)
   }
 }

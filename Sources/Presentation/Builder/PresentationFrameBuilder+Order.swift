@@ -37,6 +37,7 @@ extension PresentationFrameBuilder {
     let a = Int(scene.childStart[p])
     let b = Int(scene.childStart[p + 1])
     guard b - a >= 2 else { return false }
+    if p == scene._faults.orderParent { return _sortSublayersWithSwap(p, a, b) }
     let keys = orderKey
     let list = sortedChildren
     @inline(__always) func less(_ x: Int32, _ y: Int32) -> Bool {
@@ -66,6 +67,24 @@ extension PresentationFrameBuilder {
     }
     if budget < 0 { _heapSort(list.base + a, b - a, less) }
     return true
+  }
+
+  /// Fault injection (`InjectedFaults.orderParent`): the sublayers sorted from their model
+  /// order, then the two top-most swapped. Answers whether the list changed.
+  func _sortSublayersWithSwap(_ p: Int, _ a: Int, _ b: Int) -> Bool {
+    let list = sortedChildren
+    let before = (list[b - 2], list[b - 1])
+    for k in a..<b { list[k] = scene.childList[k] }
+    let keys = orderKey
+    _heapSort(list.base + a, b - a) { x, y in
+      let kx = keys[Int(x)]
+      let ky = keys[Int(y)]
+      return kx != ky ? kx < ky : x < y
+    }
+    let top = list[b - 1]
+    list[b - 1] = list[b - 2]
+    list[b - 2] = top
+    return before != (list[b - 2], list[b - 1])
   }
 
   /// In-place heap sort of `count` ids by `less`: O(k log k), no allocation.

@@ -74,13 +74,9 @@ public final class CompiledScene: LayerTreeObserver {
   /// The layers with at least one animation, in preorder.
   package private(set) var animatedLayers: [Int32] = []
 
-  /// Fault injection for testing verifiers: strategies that evaluate this scene lazily
-  /// (`LazyPresentation`) shrink every layer's hit region by this much on each side, as
-  /// `PresentationFrame._shrinkHitRegions` does to a built frame.
-  @_spi(FaultInjection) public var _shrinkHitRegions = 0.0
-  /// Fault injection for testing the motion bounds' checks: every box `MotionBounds` derives
-  /// from this scene is shrunk by this much on each side.
-  @_spi(FaultInjection) public var _shrinkMotionBounds = 0.0
+  /// Faults injected into everything built from this scene (frames, lazy presentations, motion
+  /// bounds), for proving that verification catches them. None by default.
+  @_spi(FaultInjection) public var _faults = InjectedFaults()
 
   // Changes since the last `synchronize()`.
   private var pendingLayers: [Layer] = []

@@ -251,6 +251,19 @@ extension PresentationFrame {
     return _fromWorld[r].apply(p)
   }
 
+  /// World point p in row r's space, or nil behind the viewer, with the most the conversion's
+  /// rounding can have moved it along each axis (`ConservativeBox.conversionError`).
+  @inlinable @inline(__always)
+  public func _fromWorldWithError(_ r: Int, _ p: Point) -> (point: Point, error: (x: Double, y: Double))? {
+    if _flags[r].contains(.worldProjective) {
+      let m = _projectiveFromWorld[r]
+      guard let q = m.apply(p) else { return nil }
+      return (q, ConservativeBox.conversionError(m, p, q))
+    }
+    let m = _fromWorld[r]
+    return (m.apply(p), ConservativeBox.conversionError(m, p))
+  }
+
   /// A point in row r's parent space converted into row r's space (tree-walk's step).
   @inlinable @inline(__always)
   public func _fromParent(_ r: Int, _ q: Point) -> Point? {
@@ -307,20 +320,5 @@ extension PresentationFrame {
       r -= 1
     }
     return nil
-  }
-
-  /// Fault injection for testing verifiers: shrinks every row's hit region by `d` on each side
-  /// (its bounds inset, world boxes unchanged), so a strategy answering on this frame is wrong
-  /// within `d` of every edge. Bumps the generation, like a rebuild.
-  @_spi(FaultInjection)
-  public func _shrinkHitRegions(by d: Double) {
-    guard d > 0 else { return }
-    for r in 0..<count {
-      _bounds[r].minX += d
-      _bounds[r].minY += d
-      _bounds[r].maxX -= d
-      _bounds[r].maxY -= d
-    }
-    generation &+= 1
   }
 }

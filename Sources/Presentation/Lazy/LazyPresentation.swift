@@ -149,18 +149,7 @@ public final class LazyPresentation {
       if evaluated[c] != stamp { _evaluateOne(c) }
       composer.compose(c)
       composed[c] = stamp
-      if scene._shrinkHitRegions > 0 { _shrink(c) }
     }
-  }
-
-  /// Fault injection (`CompiledScene._shrinkHitRegions`): row c's bounds inset.
-  func _shrink(_ c: Int) {
-    let d = scene._shrinkHitRegions
-    let f = builder.frame
-    f._bounds[c].minX += d
-    f._bounds[c].minY += d
-    f._bounds[c].maxX -= d
-    f._bounds[c].maxY -= d
   }
 
   var _chainLength = 0

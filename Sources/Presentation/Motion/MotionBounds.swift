@@ -49,6 +49,11 @@ public final class MotionBounds {
   var _lastWindow = Interval(.nan)
   /// Layers whose box in the last `compute` was the whole plane (before clipping).
   public private(set) var unbounded = 0
+  /// Whether boxes follow the animations (the presentation tree) or the model values alone
+  /// (the model tree, which does not move: every window's box is the model box).
+  public var animated = true {
+    didSet { if animated != oldValue { _lastWindow = Interval(.nan) } }
+  }
   var _version = -1
 
   enum MapKind: UInt8 {
@@ -143,10 +148,13 @@ public final class MotionBounds {
   /// does not qualify or the animation is not inside its active period for the whole segment.
   /// Not clipped by clipping ancestors. About one layer evaluation per breakpoint.
   public func linearBounds(of m: Int, region: Box? = nil, from t0: Double, to t1: Double) -> (start: Box, end: Box)? {
-    guard piecewiseLinear[m], t1 > t0 else { return nil }
+    guard animated, piecewiseLinear[m], t1 > t0 else { return nil }
     let program = scene.animations
     let k = Int(scene.animationStart[m])
-    guard
+    // Where Double resolves the local time too coarsely for the segment (huge offsets or clock
+    // times), the evaluated motion is a staircase the lines cannot be trusted to hold.
+    let dt = program.clockTimeError(k, from: t0, to: t1)
+    guard dt * 0x1p20 <= t1 - t0,
       let count = program.breakpoints(
         k, from: t0, to: t1, times: breakTimes.base, progress: breakProgress.base, capacity: Self.maximumBreakpoints),
       let f0 = program.progress(k, atLocalTime: t0), let f1 = program.progress(k, atLocalTime: t1)
@@ -157,18 +165,32 @@ public final class MotionBounds {
     guard let b0 = _linearBox(m, k, f0, parent, region), let b1 = _linearBox(m, k, f1, parent, region) else {
       return nil
     }
+    _sortBreakpoints(count)
     var out = (minX: 0.0, minY: 0.0, maxX: 0.0, maxY: 0.0)
-    for i in 0..<count {
-      guard let b = _linearBox(m, k, breakProgress[i], parent, region) else { return nil }
-      let u = (breakTimes[i] - t0) / (t1 - t0)
+    // The steepest edge between consecutive breakpoints: a local time off by dt moves the
+    // evaluated box by at most slope x dt.
+    var slope = 0.0
+    var previous = b0
+    var previousTime = t0
+    for i in 0...count {
+      let time = i < count ? breakTimes[i] : t1
+      guard let b = i < count ? _linearBox(m, k, breakProgress[i], parent, region) : b1 else { return nil }
+      guard time - previousTime >= 16 * dt else { return nil }
+      slope = Swift.max(slope, Self._largestChange(previous, b) / (time - previousTime))
+      previous = b
+      previousTime = time
+      guard i < count else { break }
+      let u = (time - t0) / (t1 - t0)
       out.minX = Swift.max(out.minX, b0.minX + (b1.minX - b0.minX) * u - b.minX)
       out.minY = Swift.max(out.minY, b0.minY + (b1.minY - b0.minY) * u - b.minY)
       out.maxX = Swift.max(out.maxX, b.maxX - (b0.maxX + (b1.maxX - b0.maxX) * u))
       out.maxY = Swift.max(out.maxY, b.maxY - (b0.maxY + (b1.maxY - b0.maxY) * u))
     }
-    // The interpolation's rounding, relative to the coordinates.
-    let pad = (Swift.abs(b0.minX) + Swift.abs(b0.maxX) + Swift.abs(b1.minX) + Swift.abs(b1.maxX)) * 1e-12
-    let padY = (Swift.abs(b0.minY) + Swift.abs(b0.maxY) + Swift.abs(b1.minY) + Swift.abs(b1.maxY)) * 1e-12
+    // The interpolation's rounding, relative to the coordinates, and the local time's.
+    let late = 2 * slope * dt
+    let pad = (Swift.abs(b0.minX) + Swift.abs(b0.maxX) + Swift.abs(b1.minX) + Swift.abs(b1.maxX)) * 1e-12 + late
+    let padY = (Swift.abs(b0.minY) + Swift.abs(b0.maxY) + Swift.abs(b1.minY) + Swift.abs(b1.maxY)) * 1e-12 + late
+    guard pad.isFinite, padY.isFinite else { return nil }
     return (
       _faulty(
         Box(
@@ -181,9 +203,35 @@ public final class MotionBounds {
     )
   }
 
-  /// Fault injection (`CompiledScene._shrinkMotionBounds`): a box shrunk on each side.
+  /// The breakpoints of the last `breakpoints` call in ascending time (an insertion sort: a few
+  /// dozen at most; an autoreversed iteration lists its key times backwards).
+  func _sortBreakpoints(_ count: Int) {
+    var i = 1
+    while i < count {
+      let t = breakTimes[i]
+      let f = breakProgress[i]
+      var j = i - 1
+      while j >= 0 && breakTimes[j] > t {
+        breakTimes[j + 1] = breakTimes[j]
+        breakProgress[j + 1] = breakProgress[j]
+        j -= 1
+      }
+      breakTimes[j + 1] = t
+      breakProgress[j + 1] = f
+      i += 1
+    }
+  }
+
+  /// The largest change of any edge between two boxes.
+  static func _largestChange(_ a: Box, _ b: Box) -> Double {
+    Swift.max(
+      Swift.max(Swift.abs(a.minX - b.minX), Swift.abs(a.maxX - b.maxX)),
+      Swift.max(Swift.abs(a.minY - b.minY), Swift.abs(a.maxY - b.maxY)))
+  }
+
+  /// Fault injection (`InjectedFaults.shrinkMotionBounds`): a box shrunk on each side.
   @inline(__always) func _faulty(_ b: Box) -> Box {
-    let d = scene._shrinkMotionBounds
+    let d = scene._faults.shrinkMotionBounds
     guard d > 0, !b.isEmpty else { return b }
     return Box(minX: b.minX + d, minY: b.minY + d, maxX: b.maxX - d, maxY: b.maxY - d)
   }
@@ -282,12 +330,12 @@ public final class MotionBounds {
     case .never: return .nothing
     case .exact:
       lazy.ensure(m)
-      return _projected(lazy.frame.toWorldMap(m), local).intersection(clip)
+      return _projected(m, local).intersection(clip)
     case .interval: return map[m].box(of: local).intersection(clip)
     case .projected:
       let p = Int(scene.parent[m])
       lazy.ensure(p)
-      return _projected(lazy.frame.toWorldMap(p), map[m].box(of: local)).intersection(clip)
+      return _projected(p, map[m].box(of: local)).intersection(clip)
     case .unbounded: return clip
     }
   }
@@ -312,7 +360,7 @@ public final class MotionBounds {
       return
     }
     var s = IntervalState(scene.modelState(m))
-    if scene.bits[m].contains(.animated) {
+    if animated && scene.bits[m].contains(.animated) {
       scene.animations.widen(scene.animationStart[m]..<scene.animationEnd[m], &s, localTimes: times)
     }
     // The level map (the lean closed form: a 2D transform, no sublayerTransform above).
@@ -361,7 +409,7 @@ public final class MotionBounds {
           // through the parent's exact homography (its sublayers are not bounded).
           map[m] = level
           k = .projected
-          box = _projected(f.toWorldMap(p), level.box(of: local))
+          box = _projected(p, level.box(of: local))
         }
       }
       if k == .interval { box = map[m].box(of: local) }
@@ -373,16 +421,12 @@ public final class MotionBounds {
     clipBox[m] = clips ? clipped : parentClip
   }
 
-  /// A box's image under a homography: the box of its four mapped corners when all are in
-  /// front of the viewer (then the image is their convex hull), padded; else the whole plane.
-  func _projected(_ h: Homography, _ b: Box) -> Box {
-    guard b.minX.isFinite, b.maxX.isFinite, b.minY.isFinite, b.maxY.isFinite,
-      let c0 = h.apply(Point(b.minX, b.minY)), let c1 = h.apply(Point(b.maxX, b.minY)),
-      let c2 = h.apply(Point(b.maxX, b.maxY)), let c3 = h.apply(Point(b.minX, b.maxY))
-    else { return .everything }
-    let x = Interval(c0.x).hull(c1.x).hull(c2.x).hull(c3.x).padded
-    let y = Interval(c0.y).hull(c1.y).hull(c2.y).hull(c3.y).padded
-    return Box(minX: x.lo, minY: y.lo, maxX: x.hi, maxY: y.hi)
+  /// A box in layer m's own space, in the world: through m's exact maps in the lazy frame
+  /// (`ConservativeBox`: the whole plane unless every corner is in front of the viewer).
+  func _projected(_ m: Int, _ b: Box) -> Box {
+    guard b.minX.isFinite, b.maxX.isFinite, b.minY.isFinite, b.maxY.isFinite else { return .everything }
+    let f = lazy.frame
+    return ConservativeBox.projective(f.toWorldMap(m), inverse: f.fromWorldMap(m), b)
   }
 
   /// A layer timing's local times for parent times in `t` (`layerLocalTime`): the linear map
@@ -426,13 +470,30 @@ struct IntervalAffine {
       tx: s.tx * o.a + s.ty * o.c + o.tx, ty: s.tx * o.b + s.ty * o.d + o.ty)
   }
 
-  /// The box of a local box's image, padded.
+  /// The box of a local box's image, padded for the interval arithmetic's rounding and, as
+  /// `ConservativeBox` pads a frame's boxes, for the exact test's own rounding under any map of
+  /// the set (componentwise, with each inverse entry bounded by its cofactor over the smallest
+  /// determinant); the whole plane when some map of the set is singular.
   func box(of l: Box) -> Box {
     let x = Interval(l.minX, l.maxX)
     let y = Interval(l.minY, l.maxY)
     let wx = (x * a + y * c + tx).padded
     let wy = (x * b + y * d + ty).padded
     guard wx.isBounded, wy.isBounded else { return .everything }
-    return Box(minX: wx.lo, minY: wy.lo, maxX: wx.hi, maxY: wy.hi)
+    @inline(__always) func big(_ i: Interval) -> Double { Swift.max(Swift.abs(i.lo), Swift.abs(i.hi)) }
+    let det = a * d - b * c
+    guard det.lo > 0 || det.hi < 0 else { return .everything }
+    let smallest = Swift.min(Swift.abs(det.lo), Swift.abs(det.hi))
+    // The inverse's entries: d, -b, -c, a over the determinant, translation -t times them.
+    let ia = big(d) / smallest
+    let ib = big(b) / smallest
+    let ic = big(c) / smallest
+    let id = big(a) / smallest
+    let inverse = AffineMap(
+      a: ia, b: ib, c: ic, d: id, tx: big(tx) * ia + big(ty) * ic, ty: big(tx) * ib + big(ty) * id)
+    let largest = AffineMap(a: big(a), b: big(b), c: big(c), d: big(d), tx: 0, ty: 0)
+    let slack = ConservativeBox.affineSlack(largest, inverse: inverse, reachX: big(wx), reachY: big(wy))
+    guard slack.x.isFinite, slack.y.isFinite else { return .everything }
+    return Box(minX: wx.lo - slack.x, minY: wy.lo - slack.y, maxX: wx.hi + slack.x, maxY: wy.hi + slack.y)
   }
 }

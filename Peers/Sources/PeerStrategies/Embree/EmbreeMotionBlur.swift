@@ -15,6 +15,8 @@ public struct EmbreeMotionIndex: LinearBoundsIndex {
     "peer, time-aware: Embree 3 motion-blur BVH over the groups' linear bounds per segment, rtcPointQuery at time t"
   public static let family = StrategyFamily.peer
   public static let package = "libembree-dev"
+  /// Embree's point query squares single-precision coordinates.
+  public static var magnitudeLimit: Double { 1e15 }
 
   let handle = _PeerHandle(HB_PEER_EMBREE_MOTION)
   var boxes: [Double] = []

@@ -1,0 +1,125 @@
+import LayerModel
+import Synchronization
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#endif
+
+/// jemalloc's counters for the whole process: allocation requests and bytes so far, on every
+/// thread that takes part in a frame. Debian's jemalloc (linked by BenchKit) replaces malloc
+/// process-wide; this module finds its `mallctl` at run time, so it links nothing itself and
+/// reads zero (`isAvailable` false) in a process without jemalloc (sanitizer builds).
+///
+/// The calling thread's cache is flushed at each reading; a worker thread that does a frame's
+/// work calls `registerCurrentThread()` once, which turns its cache off (every request it makes
+/// reaches the arenas' counters at once) and adds its byte counter to the readings. A reading
+/// costs a few microseconds: take them outside timed regions.
+public enum AllocationCounter {
+  /// Totals since the process started.
+  public struct Reading: Sendable, Equatable {
+    /// Allocation requests in the whole process (small and large, all arenas).
+    public var allocations: UInt64
+    /// Bytes allocated by the calling thread and every registered thread (jemalloc's
+    /// `thread.allocated`, exact per thread).
+    public var bytes: UInt64
+
+    public init(allocations: UInt64, bytes: UInt64) {
+      self.allocations = allocations
+      self.bytes = bytes
+    }
+
+    public static func - (a: Reading, b: Reading) -> Reading {
+      Reading(allocations: a.allocations &- b.allocations, bytes: a.bytes &- b.bytes)
+    }
+  }
+
+  /// Whether jemalloc answers in this process.
+  public static var isAvailable: Bool { _mallctl != nil && _value("epoch") != nil }
+
+  /// The counters now. Allocation-free itself: names are static C strings and values land in
+  /// stack variables.
+  public static func read() -> Reading {
+    guard _mallctl != nil else { return Reading(allocations: 0, bytes: 0) }
+    // The registered threads first: the registry's first use initialises it (and allocates),
+    // which must happen before this reading's counters, not between two readings.
+    var bytes: UInt64 = 0
+    _registered.withLock { threads in
+      for c in threads where c.thread != pthread_self() { bytes &+= c.allocated.pointee }
+    }
+    _ = _call("thread.tcache.flush", nil, nil, nil, 0)
+    var newEpoch: UInt64 = 1
+    var oldEpoch: UInt64 = 0
+    var len = MemoryLayout<UInt64>.size
+    _ = _call("epoch", &oldEpoch, &len, &newEpoch, len)
+    let small = _value("stats.arenas.4096.small.nrequests") ?? 0
+    let large = _value("stats.arenas.4096.large.nrequests") ?? 0
+    bytes &+= _value("thread.allocated") ?? 0
+    return Reading(allocations: small &+ large, bytes: bytes)
+  }
+
+  /// Runs `body` and answers what it allocated on every counted thread (the counters' own reads
+  /// are not counted: two back-to-back readings differ by zero). Invariant checks (which
+  /// allocate) are suspended inside `body`.
+  public static func measure(_ body: () throws -> Void) rethrows -> Reading {
+    try InternalChecks.$suspended.withValue(true) {
+      let before = read()
+      try body()
+      return read() - before
+    }
+  }
+
+  /// Counts the calling thread in every reading from now on (a pool's worker thread, a
+  /// background re-index): its cache is turned off, its byte counter added. Once per thread.
+  public static func registerCurrentThread() {
+    guard _mallctl != nil else { return }
+    var off = false
+    _ = _call("thread.tcache.enabled", nil, nil, &off, MemoryLayout<Bool>.size)
+    var pointer: UnsafeMutablePointer<UInt64>?
+    var len = MemoryLayout<UnsafeMutablePointer<UInt64>?>.size
+    guard _call("thread.allocatedp", &pointer, &len, nil, 0) == 0, let allocated = pointer else { return }
+    let me = pthread_self()
+    _registered.withLock { threads in
+      if !threads.contains(where: { $0.thread == me }) { threads.append(_Counted(thread: me, allocated: allocated)) }
+    }
+  }
+
+  /// Stops counting the calling thread (before it exits: its counter goes with it).
+  public static func unregisterCurrentThread() {
+    let me = pthread_self()
+    _registered.withLock { threads in threads.removeAll { $0.thread == me } }
+  }
+
+  struct _Counted: @unchecked Sendable {
+    var thread: pthread_t
+    var allocated: UnsafeMutablePointer<UInt64>
+  }
+
+  static let _registered = Mutex<[_Counted]>([])
+
+  typealias _MallctlFunction =
+    @convention(c) (
+      UnsafePointer<CChar>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int
+    ) -> Int32
+
+  /// jemalloc's `mallctl`, when the process has it.
+  nonisolated(unsafe) static let _mallctl: _MallctlFunction? = {
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallctl") else { return nil }
+    return unsafeBitCast(symbol, to: _MallctlFunction.self)
+  }()
+
+  static func _call(
+    _ name: StaticString, _ old: UnsafeMutableRawPointer?, _ oldLength: UnsafeMutablePointer<Int>?,
+    _ new: UnsafeMutableRawPointer?, _ newLength: Int
+  ) -> Int32 {
+    guard let f = _mallctl else { return 2 }  // ENOENT
+    return name.withUTF8Buffer { buf in
+      buf.withMemoryRebound(to: CChar.self) { f($0.baseAddress!, old, oldLength, new, newLength) }
+    }
+  }
+
+  static func _value(_ name: StaticString) -> UInt64? {
+    var v: UInt64 = 0
+    var len = MemoryLayout<UInt64>.size
+    return _call(name, &v, &len, nil, 0) == 0 ? v : nil
+  }
+}
