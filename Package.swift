@@ -51,7 +51,7 @@ let package = Package(
     .library(name: "HitTesting", targets: ["HitTesting"]),
     .library(name: "Scenes", targets: ["Scenes"]),
     .library(name: "Verification", targets: ["Verification"]),
-    .library(name: "BenchKitLib", targets: ["BenchKit"]),
+    .library(name: "BenchKit", targets: ["BenchKit"]),
     .library(name: "HitBenchCLI", targets: ["HitBenchCLI"]),
   ],
   targets: [
@@ -65,6 +65,10 @@ let package = Package(
     // Support: JSON values and their parser; bounded reads and atomic file output.
     .target(name: "JSON", swiftSettings: checked),
     .target(name: "FileIO", swiftSettings: checked),
+    // Memory owned by one value: ~Copyable buffers of trivial elements (checked indices in debug).
+    .target(name: "Columns", swiftSettings: checked),
+    // The monotonic and process CPU clocks.
+    .target(name: "Clocks", swiftSettings: checked),
     // Geometry, layers, hit-test semantics, media timing and animations: the model tree.
     .target(name: "LayerModel", swiftSettings: checked),
     // jemalloc's allocation counters for every thread that does a frame's work (found at run
@@ -73,9 +77,11 @@ let package = Package(
     // Scene files: reading (with JSON paths in errors) and writing.
     .target(name: "SceneFormat", dependencies: ["LayerModel", "JSON", "FileIO"], swiftSettings: checked),
     // The presentation tree at time t, flattened: PresentationFrame and its builder.
-    .target(name: "Presentation", dependencies: ["LayerModel", "Allocations"], swiftSettings: hotPath),
+    .target(name: "Presentation", dependencies: ["LayerModel", "Allocations", "Columns"], swiftSettings: hotPath),
     // The hit-test strategies and the generic loops that drive them.
-    .target(name: "HitTesting", dependencies: ["LayerModel", "Presentation"], swiftSettings: hotPath),
+    .target(
+      name: "HitTesting", dependencies: ["LayerModel", "Presentation", "Columns", "Clocks", "Allocations"],
+      swiftSettings: hotPath),
     // Synthetic scene generators and query workloads.
     .target(name: "Scenes", dependencies: ["LayerModel", "Presentation"], swiftSettings: checked),
     // Differential verification: random hostile scenes, the reference oracle, the verifier.
@@ -85,7 +91,10 @@ let package = Package(
     // Runner, statistics, allocation counters, reporters, the suite DSL.
     .target(
       name: "BenchKit",
-      dependencies: ["HitTesting", "Scenes", "Verification", "SceneFormat", "JSON", "FileIO", "Allocations"]
+      dependencies: [
+        "LayerModel", "Presentation", "HitTesting", "Scenes", "Verification", "SceneFormat", "JSON", "FileIO",
+        "Allocations", "Clocks",
+      ]
         + (jemalloc ? ["CJemalloc"] : []),
       swiftSettings: benchKitSettings
     ),

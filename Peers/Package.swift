@@ -40,7 +40,7 @@ let package = Package(
     .target(
       name: "PeerStrategies",
       dependencies: [
-        "CPeers", .product(name: "HitTesting", package: "HitBench"),
+        "CPeers", .product(name: "HitTesting", package: "HitBench"), .product(name: "BenchKit", package: "HitBench"),
         .product(name: "Presentation", package: "HitBench"), .product(name: "LayerModel", package: "HitBench"),
       ]
     ),

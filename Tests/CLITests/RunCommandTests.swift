@@ -109,27 +109,83 @@ import Testing
     #expect(points.first == "x,y" && points.count == 41)
   }
 
-  @Test func compareVerdicts() throws {
-    func write(_ name: String, _ median: Double) throws -> String {
-      let path = tmp(name)
-      try """
-      {"meta": {}, "results": [{"strategy": "grid", "scene": "app", "layers": 10, "animatedFraction": 1,
-        "queriesPerFrame": 100, "workload": "uniform", "semantics": "calayer", "frameNs": {"median": \(median)}}]}
-      """.write(toFile: path, atomically: true, encoding: .utf8)
-      return path
+  /// A results file of the current schema with one result per entry: the frame's mean, its
+  /// standard deviation over `count` frames, and the allocations.
+  private func resultsFile(
+    _ name: String, _ results: [(strategy: String, mean: Double, stddev: Double, allocations: Double)],
+    schema: String = "hitbench-results/3", thresholds: String = "", count: Int = 200
+  ) throws -> String {
+    let path = tmp(name)
+    let rows = results.map { r in
+      let summary =
+        "{\"min\": \(r.mean * 0.9), \"median\": \(r.mean), \"p90\": \(r.mean * 1.05), \"p99\": \(r.mean * 1.1), "
+        + "\"max\": \(r.mean * 1.2), \"mad\": \(r.stddev * 0.67), \"mean\": \(r.mean), \"stddev\": \(r.stddev), \"count\": \(count)}"
+      return """
+        {"strategy": "\(r.strategy)", "scene": "app", "layers": 10, "animatedFraction": 1, "queriesPerFrame": 100,
+         "workload": "uniform", "semantics": "calayer", "tree": "presentation", "threads": 1,
+         "frameNs": \(summary), "hitTestNs": \(summary), "allocationsPerFrame": \(r.allocations)}
+        """
     }
-    let base = try write("base.json", 1000)
-    let same = try write("same.json", 1040)
-    let slow = try write("slow.json", 1100)
-    defer { for p in [base, same, slow] { try? FileManager.default.removeItem(atPath: p) } }
+    try """
+    {"meta": {"schema": "\(schema)"}, \(thresholds.isEmpty ? "" : "\"thresholds\": \(thresholds),")
+     "results": [\(rows.joined(separator: ","))]}
+    """.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  /// `compare` judges the mean and p99 against thresholds and the frames' spread, names missing
+  /// results, and refuses (65) a file it cannot compare faithfully.
+  @Test func compareVerdicts() throws {
+    let base = try resultsFile("base.json", [("grid", 1000, 10, 0), ("tree-walk", 5000, 10, 0)])
+    let same = try resultsFile("same.json", [("grid", 1040, 10, 0), ("tree-walk", 5000, 10, 0)])
+    let slow = try resultsFile("slow.json", [("grid", 1100, 10, 0), ("tree-walk", 5000, 10, 0)])
+    // 10% slower, but the frames spread by half the mean: within noise.
+    let noisyBase = try resultsFile("noisy-base.json", [("grid", 1000, 500, 0), ("tree-walk", 5000, 10, 0)])
+    let noisySlow = try resultsFile("noisy-slow.json", [("grid", 1100, 500, 0), ("tree-walk", 5000, 10, 0)])
+    let allocating = try resultsFile("alloc.json", [("grid", 1000, 10, 0.5), ("tree-walk", 5000, 10, 0)])
+    let partial = try resultsFile("partial.json", [("grid", 1000, 10, 0)])
+    let oldSchema = try resultsFile("old.json", [("grid", 1000, 10, 0)], schema: "hitbench-results/2")
+    let twice = try resultsFile("twice.json", [("grid", 1000, 10, 0), ("grid", 1000, 10, 0)])
+    let loose = try resultsFile(
+      "loose.json", [("grid", 1000, 10, 0)], thresholds: #"{"frameNsMean": {"relative": 1e9, "absolute": 0}}"#)
+    let unknown = try resultsFile(
+      "unknown.json", [("grid", 1000, 10, 0)], thresholds: #"{"frameNsMedain": {"relative": 0.05, "absolute": 0}}"#)
+    let untracked = try resultsFile(
+      "untracked.json", [("grid", 1000, 10, 0)], thresholds: #"{"cpuNsMean": {"relative": 0.05, "absolute": 0}}"#)
+    let infinite = tmp("infinite.json")
+    try String(contentsOfFile: base, encoding: .utf8).replacingOccurrences(
+      of: "\"mean\": 1000.0", with: "\"mean\": 1e999"
+    )
+    .write(toFile: infinite, atomically: true, encoding: .utf8)
+    let all = [
+      base, same, slow, noisyBase, noisySlow, allocating, partial, oldSchema, twice, loose, unknown, untracked,
+    ]
+    defer { for p in all + [infinite] { try? FileManager.default.removeItem(atPath: p) } }
+
     let ok = try hitbench(["compare", base, same])
-    #expect(ok.status == 0 && ok.stdout.contains("0 regressions"))
+    #expect(ok.status == 0 && ok.stdout.contains("0 regressions"), "\(ok.stdout)")
     let bad = try hitbench(["compare", base, slow, "--threshold", "5%"])
-    #expect(bad.status == 1 && bad.stdout.contains("REGRESSION"))
-    let loose = try hitbench(["compare", base, slow, "--threshold=0.2"])
-    #expect(loose.status == 0)
-    let junk = try hitbench(["compare", base, "/nonexistent.json"])
-    #expect(junk.status == 65)
+    #expect(bad.status == 1 && bad.stdout.contains("REGRESSION") && bad.stdout.contains("frameNsMean"))
+    let relaxed = try hitbench(["compare", base, slow, "--threshold=0.2"])
+    #expect(relaxed.status == 0, "\(relaxed.stdout)")
+    let noise = try hitbench(["compare", noisyBase, noisySlow])
+    #expect(noise.status == 0 && noise.stdout.contains("within noise"), "\(noise.stdout)")
+    let allocs = try hitbench(["compare", base, allocating, "--threshold", "50%"])
+    #expect(allocs.status == 1 && allocs.stdout.contains("allocationsPerFrame"), "\(allocs.stdout)")
+    let missing = try hitbench(["compare", base, partial])
+    #expect(missing.status == 1 && missing.stdout.contains("MISSING"), "\(missing.stdout)")
+    for (file, says) in [
+      ("/nonexistent.json", "nonexistent"), (oldSchema, "hitbench-results/2"), (twice, "repeats"),
+      (loose, "relative growth"), (unknown, "frameNsMedain"), (infinite, "finite"),
+    ] {
+      let r = try hitbench(["compare", base, file])
+      #expect(r.status == 65 && r.stderr.contains(says), "\(file): \(r.status) \(r.stderr)")
+      #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+    }
+    // A threshold on a metric the results do not carry is refused, not skipped.
+    let r = try hitbench(["compare", untracked, untracked])
+    #expect(r.status == 65 && r.stderr.contains("cpuNs.mean"), "\(r.stderr)")
+    #expect(try hitbench(["compare", base, same, "--threshold", "5000%"]).status == 64)
   }
 
   @Test func profileRunsAPhase() throws {

@@ -59,7 +59,7 @@ import Verification
           builder.build(at: 0.5)
           let points = [Point(10, 10)]
           var out: [LayerID?] = [nil]
-          points.withUnsafeBufferPointer { p in out.withUnsafeMutableBufferPointer { QueryLoop.answer(s, p, into: $0) }
+          points.withUnsafeBufferPointer { p in out.withUnsafeMutableBufferPointer { s.answer(p, into: $0) }
           }
         }
         func visit<S: FrameStrategy>(frameStrategy type: S.Type) {
@@ -72,7 +72,7 @@ import Verification
           builder.build(at: 0.5)
           let points = [Point(10, 10)]
           var out: [LayerID?] = [nil]
-          points.withUnsafeBufferPointer { p in out.withUnsafeMutableBufferPointer { QueryLoop.answer(s, p, into: $0) }
+          points.withUnsafeBufferPointer { p in out.withUnsafeMutableBufferPointer { s.answer(p, into: $0) }
           }
         }
       }
@@ -115,7 +115,7 @@ import Verification
           var rng = SplitMix64(seed: UInt64(k))
           let points = (0..<200).map { _ in Point(rng.uniform(-50, 1100), rng.uniform(-50, 900)) }
           var out = [LayerID?](repeating: nil, count: points.count)
-          points.withUnsafeBufferPointer { p in out.withUnsafeMutableBufferPointer { QueryLoop.answer(s, p, into: $0) }
+          points.withUnsafeBufferPointer { p in out.withUnsafeMutableBufferPointer { s.answer(p, into: $0) }
           }
           let reference = StrategyKind.treeWalk.answers(builder, points)
           let oracle = ReferenceOracle(builder: builder, tree: .presentation)

@@ -1,3 +1,4 @@
+import Clocks
 import HitTesting
 import LayerModel
 import Presentation
@@ -28,7 +29,7 @@ public struct Floors: Sendable {
         for i in 0..<q { rows[i] = reference.hitTest(pts[i]).flatMap { frame.row(ofFast: $0) } ?? -1 }
         if ids.count < frame.count { ids = [UInt32](repeating: 0, count: frame.count) }
         // Update floor: read four box coordinates per row, write one id.
-        let t0 = monotonicNanoseconds()
+        let t0 = Clocks.monotonicNanoseconds()
         ids.withUnsafeMutableBufferPointer { out in
           for r in 0..<frame.count {
             let inside =
@@ -36,9 +37,9 @@ public struct Floors: Sendable {
             out[r] = inside ? UInt32(truncatingIfNeeded: r) : UInt32.max
           }
         }
-        let t1 = monotonicNanoseconds()
+        let t1 = Clocks.monotonicNanoseconds()
         for i in 0..<q where rows[i] >= 0 { sink &+= frame.isCandidate(Int(rows[i]), pts[i]) ? 1 : 0 }
-        let t2 = monotonicNanoseconds()
+        let t2 = Clocks.monotonicNanoseconds()
         if f >= warmup {
           updateNs.append(Double(t1 - t0))
           queryNs.append(q > 0 ? Double(t2 - t1) / Double(q) : 0)

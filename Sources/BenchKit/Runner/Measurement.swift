@@ -14,6 +14,8 @@ public struct Measurement: Sendable {
   public var queriesPerFrame: Int
   public var workload: String
   public var semantics: String
+  /// Which tree was hit-tested: `presentation` or `model`.
+  public var tree = HitTestTree.presentation.rawValue
   public var frames: Int
   /// Threads the presentation build used.
   public var threads: Int
@@ -29,17 +31,28 @@ public struct Measurement: Sendable {
   public var buildComposeNs: Summary
   public var updateNs: Summary
   public var queriesNs: Summary
+  /// CPU time of the whole process per frame (every thread: the build's worker, a time-aware
+  /// strategy's builder).
+  public var cpuNs: Summary
+  /// The frame budget (`--budget`) and how many measured frames took longer.
+  public var budgetNs: Double
+  public var framesOverBudget: Int
   public var nsPerQuery: Double
-  /// Rows the build recomputed per frame (median), and a scene strategy's work per query or
+  /// Rows the build recomputed per frame (mean), and a scene strategy's work per query or
   /// frame: lazy presentation evaluations, exact tests, re-indexed entries, unbounded layers.
   public var rowsRecomputedPerFrame: Double
   public var presentationsPerQuery: Double
   public var candidatesPerQuery: Double
-  /// Re-indexed entries per frame: the mean (a per-window rebuild happens once in many frames).
+  /// The cost of one candidate of a time-aware strategy (its lazy evaluation and exact test),
+  /// measured apart from the frames (0 for other strategies).
+  public var nsPerCandidate: Double
+  /// Re-indexed entries per frame (mean: a per-window rebuild happens once in many frames).
   public var reindexedPerFrame: Double
   public var unboundedLayers: Double
-  /// The time window an index over motion bounds used (median, in ms; 0 for other strategies).
+  /// The time window an index over motion bounds used (mean, in ms; 0 for other strategies),
+  /// and how many such windows the measured frames span.
   public var windowMs: Double
+  public var windowsHeld: Double
   /// The window was fixed by the configuration (`--window`), not chosen by cost.
   public var windowPinned = false
   public var allocationsPerFrame: Double
@@ -57,9 +70,6 @@ public struct Measurement: Sendable {
   /// The update floor: ns for one streaming pass over the frame's world boxes per frame.
   public var updateFloorNs: Double
 
-  /// Which tree was hit-tested: `presentation` or `model`.
-  public var tree = HitTestTree.presentation.rawValue
-
   /// The first disagreements `--verify` found (not in the report: a run that has any writes no
   /// result).
   public var failures: [Failure] = []
@@ -75,5 +85,5 @@ public struct Measurement: Sendable {
 
   public var noisy: Bool { frameNs.isNoisy }
   public var queryFloorRatio: Double { queryFloorNs > 0 ? nsPerQuery / queryFloorNs : 0 }
-  public var updateFloorRatio: Double { updateFloorNs > 0 ? updateNs.median / updateFloorNs : 0 }
+  public var updateFloorRatio: Double { updateFloorNs > 0 ? updateNs.mean / updateFloorNs : 0 }
 }

@@ -41,6 +41,8 @@ public struct RunConfiguration: Sendable {
   public var threads = RunConfiguration.machineCores
   /// A fixed window length in seconds for the time-aware strategies (nil: chosen by cost).
   public var windowSeconds: Double?
+  /// The frame budget: a frame longer than this is counted over budget (8.33 ms: 120 Hz).
+  public var budgetNs = 1e9 / 120
   /// Faults injected into what the measured strategies answer on (never into `--verify`'s
   /// reference): a self-test of `--verify`, which must then fail.
   public var faults = InjectedFaults()

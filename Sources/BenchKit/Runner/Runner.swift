@@ -66,8 +66,6 @@ public enum Runner {
 
   /// Runs one configuration over every strategy and query count.
   public static func run(_ c: RunConfiguration, model: Layer, progress: ((String) -> Void)? = nil) -> [Measurement] {
-    WindowLength.pinnedSeconds = c.windowSeconds
-    defer { WindowLength.pinnedSeconds = nil }
     let scene = CompiledScene(root: model)
     scene._faults = c.faults
     let builder = PresentationFrameBuilder(scene: scene, semantics: c.semantics, threads: c.threads)
@@ -80,6 +78,7 @@ public enum Runner {
       let pts = points(c, model: model, builder: builder, queries: q)
       var loop = FrameLoop(builder: builder, times: ts, points: pts, queries: q)
       loop.animated = !c.modelTree
+      loop.options = StrategyOptions(windowSeconds: c.windowSeconds)
       let floors = Floors.measure(loop: loop, warmup: c.warmup)
       for kind in c.strategies {
         progress?("\(kind.rawValue) Q=\(q)")
@@ -159,27 +158,32 @@ final class _Recorder: FrameLoopHooks {
   ) -> Measurement {
     let measured = Array(timings.dropFirst(warmup))
     func summary(_ v: (FrameTiming) -> UInt64) -> Summary { Summary(measured.map { Double(v($0)) }) }
-    func median(_ v: (FrameTiming) -> Int) -> Double { Summary(measured.map { Double(v($0)) }).median }
-    func mean(_ v: (FrameTiming) -> Int) -> Double {
-      measured.isEmpty ? 0 : Double(measured.reduce(0) { $0 + v($1) }) / Double(measured.count)
+    func mean(_ v: (FrameTiming) -> Double) -> Double {
+      measured.isEmpty ? 0 : measured.reduce(0) { $0 + v($1) } / Double(measured.count)
     }
     let qs = summary(\.queriesNs)
+    let frame = summary(\.frameNs)
     let allocs = allocations.dropFirst(warmup)
     let byts = bytes.dropFirst(warmup)
     let n = Double(Swift.max(allocs.count, 1))
     let perQuery = Double(Swift.max(queries, 1))
+    let windowMs = mean { $0.counters.windowSeconds * 1000 }
     var m = Measurement(
       strategy: kind.rawValue, family: kind.family.rawValue, scene: c.scene.name, layers: layers,
       animatedFraction: c.animatedFraction, queriesPerFrame: queries, workload: c.workload.rawValue,
       semantics: c.semantics.name, frames: measured.count, threads: kind.consumesFrame ? c.threads : 1,
-      frameNs: summary(\.frameNs), hitTestNs: summary(\.hitTestNs), presentationNs: summary(\.presentationNs),
+      frameNs: frame, hitTestNs: summary(\.hitTestNs), presentationNs: summary(\.presentationNs),
       buildTimingNs: summary(\.buildTimingNs), buildOrderNs: summary(\.buildOrderNs),
       buildComposeNs: summary(\.buildComposeNs), updateNs: summary(\.updateNs), queriesNs: qs,
-      nsPerQuery: queries > 0 ? qs.median / Double(queries) : 0, rowsRecomputedPerFrame: median(\.rowsRecomputed),
-      presentationsPerQuery: median(\.counters.presentations) / perQuery,
-      candidatesPerQuery: median(\.counters.candidates) / perQuery, reindexedPerFrame: mean(\.counters.reindexed),
-      unboundedLayers: median(\.counters.unbounded),
-      windowMs: Summary(measured.map { $0.counters.windowSeconds * 1000 }).median,
+      cpuNs: summary(\.cpuNs), budgetNs: c.budgetNs,
+      framesOverBudget: measured.filter { Double($0.frameNs) > c.budgetNs }.count,
+      nsPerQuery: queries > 0 ? qs.mean / perQuery : 0, rowsRecomputedPerFrame: mean { Double($0.rowsRecomputed) },
+      presentationsPerQuery: mean { Double($0.counters.presentations) } / perQuery,
+      candidatesPerQuery: mean { Double($0.counters.candidates) } / perQuery, nsPerCandidate: outcome.nsPerCandidate,
+      reindexedPerFrame: mean { Double($0.counters.reindexed) },
+      unboundedLayers: mean { Double($0.counters.unbounded) },
+      windowMs: windowMs,
+      windowsHeld: windowMs > 0 ? Double(measured.count) / c.fps / (windowMs / 1000) : 0,
       allocationsPerFrame: Double(allocs.reduce(0, +)) / n, bytesAllocatedPerFrame: Double(byts.reduce(0, +)) / n,
       peakResidentBytes: ResourceUsage.peakResidentBytes, indexBytes: outcome.indexBytes,
       testedPerQuery: outcome.testedPerQuery, verifiedAnswers: verified, toleratedAnswers: tolerated,

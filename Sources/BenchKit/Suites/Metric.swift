@@ -1,55 +1,80 @@
 /// A number a result reports, by its JSON name: what targets test and what `hitbench compare`
 /// checks. A suite declares which metrics `compare` checks and how much each may grow
-/// (`Suite.thresholds`), as package-benchmark declares thresholds per benchmark.
+/// (`Suite.thresholds`), as package-benchmark declares thresholds per benchmark. Frames are
+/// judged by their mean (throughput) and p99 (smoothness); the medians are here to inform.
 public enum Metric: String, CaseIterable, Sendable, Hashable {
-  case frameNsMedian, frameNsP90, frameNsMean, hitTestNsMedian, presentationNsMedian, updateNsMedian, queriesNsMedian
-  case nsPerQuery, allocationsPerFrame, testedPerQuery, indexBytes
-  /// The presentation build's median divided by the layer count (derived, not in the JSON).
+  case frameNsMean, frameNsP99, frameNsMax, frameNsMedian, frameNsP90
+  case hitTestNsMean, hitTestNsMedian, presentationNsMean, presentationNsMedian, updateNsMean, updateNsMedian
+  case queriesNsMean, queriesNsMedian, cpuNsMean
+  case nsPerQuery, nsPerCandidate, allocationsPerFrame, framesOverBudget, testedPerQuery, indexBytes
+  /// The presentation build's mean divided by the layer count (derived, not in the JSON).
   case presentationNsPerLayer
 
-  /// The path in a result's JSON: `frameNs.median`, `allocationsPerFrame`...
+  /// The path in a result's JSON: `frameNs.mean`, `allocationsPerFrame`...
   public var jsonPath: [String] {
     switch self {
+    case .frameNsMean: ["frameNs", "mean"]
+    case .frameNsP99: ["frameNs", "p99"]
+    case .frameNsMax: ["frameNs", "max"]
     case .frameNsMedian: ["frameNs", "median"]
     case .frameNsP90: ["frameNs", "p90"]
-    case .frameNsMean: ["frameNs", "mean"]
+    case .hitTestNsMean: ["hitTestNs", "mean"]
     case .hitTestNsMedian: ["hitTestNs", "median"]
+    case .presentationNsMean, .presentationNsPerLayer: ["presentationNs", "mean"]
     case .presentationNsMedian: ["presentationNs", "median"]
+    case .updateNsMean: ["updateNs", "mean"]
     case .updateNsMedian: ["updateNs", "median"]
+    case .queriesNsMean: ["queriesNs", "mean"]
     case .queriesNsMedian: ["queriesNs", "median"]
+    case .cpuNsMean: ["cpuNs", "mean"]
     case .nsPerQuery: ["nsPerQuery"]
+    case .nsPerCandidate: ["nsPerCandidate"]
     case .allocationsPerFrame: ["allocationsPerFrame"]
+    case .framesOverBudget: ["framesOverBudget"]
     case .testedPerQuery: ["testedPerQuery"]
     case .indexBytes: ["indexBytes"]
-    case .presentationNsPerLayer: ["presentationNs", "median"]
     }
   }
 
   public func value(_ m: Measurement) -> Double {
     switch self {
+    case .frameNsMean: m.frameNs.mean
+    case .frameNsP99: m.frameNs.p99
+    case .frameNsMax: m.frameNs.max
     case .frameNsMedian: m.frameNs.median
     case .frameNsP90: m.frameNs.p90
-    case .frameNsMean: m.frameNs.mean
+    case .hitTestNsMean: m.hitTestNs.mean
     case .hitTestNsMedian: m.hitTestNs.median
+    case .presentationNsMean: m.presentationNs.mean
     case .presentationNsMedian: m.presentationNs.median
+    case .updateNsMean: m.updateNs.mean
     case .updateNsMedian: m.updateNs.median
+    case .queriesNsMean: m.queriesNs.mean
     case .queriesNsMedian: m.queriesNs.median
+    case .cpuNsMean: m.cpuNs.mean
     case .nsPerQuery: m.nsPerQuery
+    case .nsPerCandidate: m.nsPerCandidate
     case .allocationsPerFrame: m.allocationsPerFrame
+    case .framesOverBudget: Double(m.framesOverBudget)
     case .testedPerQuery: m.testedPerQuery
     case .indexBytes: Double(m.indexBytes)
-    case .presentationNsPerLayer: m.presentationNs.median / Double(Swift.max(m.layers, 1))
+    case .presentationNsPerLayer: m.presentationNs.mean / Double(Swift.max(m.layers, 1))
     }
   }
 
-  /// Whether the metric is a time (a noisy side makes its comparison unreliable).
-  public var isTime: Bool { jsonPath.first?.hasSuffix("Ns") == true || self == .nsPerQuery }
+  /// Whether the metric is a time.
+  public var isTime: Bool { jsonPath.first?.hasSuffix("Ns") == true || self == .nsPerQuery || self == .nsPerCandidate }
+
+  /// The summary statistic a time reads (`mean`, `p99`...), nil for a plain number.
+  public var statistic: String? { jsonPath.count == 2 ? jsonPath[1] : nil }
 
   /// The value as a person reads it: times in us (ms above 10,000 us), counts as they are.
   public func format(_ v: Double) -> String {
     if isTime {
+      if self == .nsPerQuery || self == .nsPerCandidate || self == .presentationNsPerLayer {
+        return _fixed(v, 1) + " ns"
+      }
       let us = v / 1000
-      if self == .nsPerQuery || self == .presentationNsPerLayer { return _fixed(v, 1) + " ns" }
       return us >= 10_000 ? _fixed(us / 1000, 2) + " ms" : _fixed(us, us < 10 ? 2 : 1) + " us"
     }
     return _fixed(v, v.rounded() == v ? 0 : 3)
@@ -71,6 +96,20 @@ public struct Threshold: Sendable, Hashable {
   public static func percent(_ p: Double) -> Threshold { Threshold(relative: p / 100) }
   /// Any growth beyond `allowance` (for counts that must stay at a value, such as 0 allocations).
   public static func exactly(allowance: Double = 0) -> Threshold { Threshold(relative: 0, absolute: allowance) }
+
+  /// The largest relative growth a threshold may declare (a tenfold slowdown would pass
+  /// anything larger): `compare` refuses a file that declares more.
+  public static let largestRelative = 10.0
+
+  /// What is wrong with this threshold, or nil: both parts finite and non-negative, the
+  /// relative part at most `largestRelative`.
+  public var problem: String? {
+    guard relative.isFinite, relative >= 0, relative <= Self.largestRelative else {
+      return "relative growth \(relative) is not a number from 0 to \(Self.largestRelative)"
+    }
+    guard absolute.isFinite, absolute >= 0 else { return "absolute allowance \(absolute) is not a non-negative number" }
+    return nil
+  }
 
   public func isRegression(base: Double, new: Double) -> Bool {
     new > base * (1 + relative) + absolute

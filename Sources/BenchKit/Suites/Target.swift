@@ -72,9 +72,9 @@ public struct ResultQuery: Sendable {
       && (excludingFamily == nil || m.family != excludingFamily) && (threads == nil || m.threads == threads)
   }
 
-  /// The matching result with the smallest value of `metric` (the fastest, by default by
-  /// end-to-end frame time).
-  public func best(in results: [Measurement], by metric: Metric = .frameNsMedian) -> Measurement? {
+  /// The matching result with the smallest value of `metric` (the fastest, by default by the
+  /// end-to-end frame's mean).
+  public func best(in results: [Measurement], by metric: Metric = .frameNsMean) -> Measurement? {
     results.filter(matches).min { metric.value($0) < metric.value($1) }
   }
 
@@ -99,7 +99,7 @@ public struct ResultQuery: Sendable {
 extension Target {
   /// `fast` is at least `factor` times faster than `slow` by `metric` (slow / fast >= factor).
   public static func speedup(
-    _ name: String, _ fast: ResultQuery, over slow: ResultQuery, atLeast factor: Double, metric: Metric = .frameNsMedian
+    _ name: String, _ fast: ResultQuery, over slow: ResultQuery, atLeast factor: Double, metric: Metric = .frameNsMean
   ) -> Target {
     Target(name) { results in
       guard let f = fast.best(in: results, by: metric) else { return .missing(fast.label) }
@@ -133,10 +133,4 @@ extension Target {
       )
     }
   }
-}
-
-/// A ratio with two significant decimals below 10, one below 100, none above.
-func formatRatio(_ r: Double) -> String {
-  guard r.isFinite else { return "\(r)" }
-  return r < 10 ? _fixed(r, 2) : (r < 100 ? _fixed(r, 1) : _fixed(r, 0))
 }

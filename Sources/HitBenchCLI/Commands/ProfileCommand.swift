@@ -1,4 +1,5 @@
 import BenchKit
+import Clocks
 import HitTesting
 import LayerModel
 import Presentation
@@ -88,14 +89,15 @@ enum ProfileCommand {
         }
       }
     }
-    let loop = ProfileLoop(builder: builder, points: pts, phase: o.phase, seconds: o.seconds)
-    let start = monotonicNanoseconds()
+    var loop = ProfileLoop(builder: builder, points: pts, phase: o.phase, seconds: o.seconds)
+    loop.options = StrategyOptions(windowSeconds: o.run.windowSeconds)
+    let start = Clocks.monotonicNanoseconds()
     let runs = loop.run(kind, enable: { send("enable\n") }, disable: { send("disable\n") })
     if let (fd, ack) = control {
       close(fd)
       if let ack { close(ack) }
     }
-    let elapsed = Double(monotonicNanoseconds() - start)
+    let elapsed = Double(Clocks.monotonicNanoseconds() - start)
     Output.err(
       "profile: \(kind.rawValue) \(o.phase.rawValue) x\(runs) on \(builder.layers.count) layers, \(Int(elapsed / Double(max(runs, 1)))) ns each\n"
     )

@@ -19,6 +19,7 @@ enum RunCommand {
     var format = ReportFormat.table
     var output: String?
     var failures = "run-failures"
+    var columns = ReportColumn.defaults
   }
 
   static var parser: ArgumentParser<Options> {
@@ -85,6 +86,11 @@ enum RunCommand {
       help: "a fixed window for the time-aware strategies, in ms (default: chosen by cost)",
       expected: "a number of milliseconds from 1 to 4000"
     ) { ArgumentValues.number(in: 1...4000)($0).map { $0 / 1000 } }
+    p.option(
+      "--budget", \.config.budgetNs, valueName: "MS",
+      help: "the frame budget, in ms: results count the frames over it (default 8.33, one frame at 120 Hz)",
+      expected: "a number of milliseconds from 0.01 to 10000"
+    ) { ArgumentValues.number(in: 0.01...10_000)($0).map { $0 * 1e6 } }
     p.flag(
       "--verify", \.config.verify,
       help: "check every answer against tree-walk (untimed); on a disagreement write no report, only the minimal scenes"
@@ -102,6 +108,16 @@ enum RunCommand {
       "--format", \.format, valueName: "FORMAT", help: "table (default), json, csv or markdown",
       expected: "table, json, csv or markdown"
     ) { ReportFormat(rawValue: $0) }
+    p.option(
+      "--columns", \.columns, valueName: "A,B|all",
+      help: "the table's columns (default \(ReportColumn.defaults.map(\.name).joined(separator: ",")))",
+      expected: "a comma-separated list of \(ReportColumn.all.map(\.name).joined(separator: ", ")), or all"
+    ) { s in
+      if s == "all" { return ReportColumn.all }
+      let names = s.split(separator: ",").map(String.init)
+      let columns = names.compactMap(ReportColumn.named)
+      return !columns.isEmpty && columns.count == names.count ? columns : nil
+    }
     p.option(
       "--output", optional: \.output, valueName: "FILE", help: "write the report here (atomically) instead of stdout",
       expected: "a file path"
@@ -164,6 +180,7 @@ enum RunCommand {
         if explicit.contains("--semantics") { c.semantics = o.config.semantics }
         if explicit.contains("--threads") { c.threads = o.config.threads }
         if explicit.contains("--window") { c.windowSeconds = o.config.windowSeconds }
+        if explicit.contains("--budget") { c.budgetNs = o.config.budgetNs }
         c.seed = o.config.seed
         c.verify = o.config.verify
         c.faults = o.config.faults
@@ -195,7 +212,8 @@ enum RunCommand {
     let suite = o.suite.flatMap { name in allSuites.first { $0.name == name } }
     let report = RunReport(
       meta: .current(seed: o.config.seed, command: command), results: results, suite: suite?.name,
-      thresholds: suite?.thresholds ?? Suite.defaultThresholds, targets: suite?.evaluateTargets(results) ?? [])
+      thresholds: suite?.thresholds ?? Suite.defaultThresholds, targets: suite?.evaluateTargets(results) ?? [],
+      columns: o.columns)
     let text = report.render(o.format)
     if let path = o.output {
       do { try FileIO.writeAtomically(text, to: path) } catch { throw .file(error) }

@@ -1,4 +1,5 @@
 import BenchKit
+import Clocks
 import HitTesting
 import LayerModel
 import Presentation
@@ -45,13 +46,13 @@ enum ScanBenchCommand {
     var branchy: [Double] = []
     var check = 0
     for _ in 0..<o.repeats {
-      let t0 = monotonicNanoseconds()
+      let t0 = Clocks.monotonicNanoseconds()
       for p in points { check &+= scan.countContainingSIMD(p) }
-      let t1 = monotonicNanoseconds()
+      let t1 = Clocks.monotonicNanoseconds()
       for p in points { check &-= scan.countContainingScalar(p) }
-      let t2 = monotonicNanoseconds()
+      let t2 = Clocks.monotonicNanoseconds()
       for p in points { check &-= scan.countContainingScalarBranchy(p) }
-      let t3 = monotonicNanoseconds()
+      let t3 = Clocks.monotonicNanoseconds()
       check &+= points.reduce(0) { $0 &+ scan.countContainingSIMD($1) }
       simd.append(Double(t1 - t0))
       scalar.append(Double(t2 - t1))

@@ -9,7 +9,7 @@ public struct BVHTree {
   /// Prim order as the leaves reference it; each leaf's prims in descending row.
   public var primRow: [Int32] = []
   public var primBox: [SIMD4<Float>] = []
-  @usableFromInline let stack = ScratchBuffer<Int32>()
+  @usableFromInline let stack = QueryScratch<Int32>()
 
   public init() {}
 
@@ -95,46 +95,47 @@ public struct BVHTree {
     guard !nodes.isEmpty else { return nil }
     let px = Float(p.x)
     let py = Float(p.y)
-    let s = stack.base
     var best: Int32 = -1
-    nodes.withUnsafeBufferPointer { ns in
-      primRow.withUnsafeBufferPointer { rows in
-        primBox.withUnsafeBufferPointer { boxes in
-          var sp = 1
-          s[0] = 0
-          while sp > 0 {
-            sp &-= 1
-            let n = ns[Int(s[sp])]
-            if n.maxPriority <= best { continue }
-            counter.tested(1)
-            let b = n.box
-            guard px >= b.x && py >= b.y && px <= b.z && py <= b.w else { continue }
-            if n.isLeaf {
-              var k = Int(n.first)
-              let end = k &+ Int(n.count)
-              while k < end {
-                let r = rows[k]
-                if r <= best { break }
-                let pb = boxes[k]
-                counter.tested(1)
-                if px >= pb.x && py >= pb.y && px <= pb.z && py <= pb.w && f.isCandidate(Int(r), p) {
-                  best = r
-                  break
+    stack.withUnsafeMutablePointer { s in
+      nodes.withUnsafeBufferPointer { ns in
+        primRow.withUnsafeBufferPointer { rows in
+          primBox.withUnsafeBufferPointer { boxes in
+            var sp = 1
+            s[0] = 0
+            while sp > 0 {
+              sp &-= 1
+              let n = ns[Int(s[sp])]
+              if n.maxPriority <= best { continue }
+              counter.tested(1)
+              let b = n.box
+              guard px >= b.x && py >= b.y && px <= b.z && py <= b.w else { continue }
+              if n.isLeaf {
+                var k = Int(n.first)
+                let end = k &+ Int(n.count)
+                while k < end {
+                  let r = rows[k]
+                  if r <= best { break }
+                  let pb = boxes[k]
+                  counter.tested(1)
+                  if px >= pb.x && py >= pb.y && px <= pb.z && py <= pb.w && f.isCandidate(Int(r), p) {
+                    best = r
+                    break
+                  }
+                  k &+= 1
                 }
-                k &+= 1
-              }
-            } else {
-              let l = n.first
-              let r = n.second
-              // Push the lower-priority child first so the higher one is visited first.
-              if ns[Int(l)].maxPriority > ns[Int(r)].maxPriority {
-                s[sp] = r
-                s[sp &+ 1] = l
               } else {
-                s[sp] = l
-                s[sp &+ 1] = r
+                let l = n.first
+                let r = n.second
+                // Push the lower-priority child first so the higher one is visited first.
+                if ns[Int(l)].maxPriority > ns[Int(r)].maxPriority {
+                  s[sp] = r
+                  s[sp &+ 1] = l
+                } else {
+                  s[sp] = l
+                  s[sp &+ 1] = r
+                }
+                sp &+= 2
               }
-              sp &+= 2
             }
           }
         }

@@ -13,7 +13,7 @@ public struct FlatTree: FrameStrategy {
   public static let summary =
     "preorder array with subtree boxes, skipping subtrees off the point: O(n) update, fast on clustered scenes"
 
-  @usableFromInline struct _Visit {
+  @usableFromInline struct _Visit: BitwiseCopyable {
     @usableFromInline var row: Int32
     @usableFromInline var next: Int32
 
@@ -27,7 +27,7 @@ public struct FlatTree: FrameStrategy {
   @usableFromInline var subtreeBox: [SIMD4<Float>] = []
   @usableFromInline var lastChild: [Int32] = []
   @usableFromInline var prevSibling: [Int32] = []
-  @usableFromInline let stack = ScratchBuffer<_Visit>()
+  @usableFromInline let stack = QueryScratch<_Visit>()
 
   public init() {}
 
@@ -74,38 +74,39 @@ public struct FlatTree: FrameStrategy {
     guard f.count > 0 else { return nil }
     let px = Float(p.x)
     let py = Float(p.y)
-    let s = stack.base
-    return subtreeBox.withUnsafeBufferPointer { boxes -> LayerID? in
-      @inline(__always) func holds(_ r: Int) -> Bool {
-        let b = boxes[r]
-        return px >= b.x && py >= b.y && px <= b.z && py <= b.w
-      }
-      counter.tested(1)
-      guard holds(0) else { return nil }
-      var sp = 1
-      s[0] = _Visit(row: 0, next: lastChild[0])
-      while sp > 0 {
-        let top = s[sp &- 1]
-        if top.next >= 0 {
-          let c = Int(top.next)
-          s[sp &- 1].next = prevSibling[c]
-          counter.tested(1)
-          if holds(c) {
-            s[sp] = _Visit(row: Int32(c), next: lastChild[c])
-            sp &+= 1
+    return stack.withUnsafeMutablePointer { s in
+      subtreeBox.withUnsafeBufferPointer { boxes -> LayerID? in
+        @inline(__always) func holds(_ r: Int) -> Bool {
+          let b = boxes[r]
+          return px >= b.x && py >= b.y && px <= b.z && py <= b.w
+        }
+        counter.tested(1)
+        guard holds(0) else { return nil }
+        var sp = 1
+        s[0] = _Visit(row: 0, next: lastChild[0])
+        while sp > 0 {
+          let top = s[sp &- 1]
+          if top.next >= 0 {
+            let c = Int(top.next)
+            s[sp &- 1].next = prevSibling[c]
+            counter.tested(1)
+            if holds(c) {
+              s[sp] = _Visit(row: Int32(c), next: lastChild[c])
+              sp &+= 1
+            }
+            continue
           }
-          continue
+          sp &-= 1
+          let r = Int(top.row)
+          if p.x >= f.worldBox[r].minX && p.x <= f.worldBox[r].maxX && p.y >= f.worldBox[r].minY
+            && p.y <= f.worldBox[r].maxY
+            && f.isCandidate(r, p)
+          {
+            return f.layer[r]
+          }
         }
-        sp &-= 1
-        let r = Int(top.row)
-        if p.x >= f.worldBox[r].minX && p.x <= f.worldBox[r].maxX && p.y >= f.worldBox[r].minY
-          && p.y <= f.worldBox[r].maxY
-          && f.isCandidate(r, p)
-        {
-          return f.layer[r]
-        }
+        return nil
       }
-      return nil
     }
   }
 }

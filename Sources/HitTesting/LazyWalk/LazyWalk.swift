@@ -17,7 +17,7 @@ public struct LazyWalk: SceneStrategy {
     "Core Animation's presentationLayer.hitTest: the reference walk over the model, evaluating each visited layer at t once per frame"
   public static let family = StrategyFamily.lazy
 
-  @usableFromInline struct _Visit {
+  @usableFromInline struct _Visit: BitwiseCopyable {
     @usableFromInline var layer: Int32
     /// The next sublayer to enter, as an index into the sorted sublayer list (-1: done).
     @usableFromInline var next: Int32
@@ -25,7 +25,7 @@ public struct LazyWalk: SceneStrategy {
   }
 
   @usableFromInline var lazy: LazyPresentation?
-  @usableFromInline let stack = ScratchBuffer<_Visit>()
+  @usableFromInline let stack = QueryScratch<_Visit>()
   @usableFromInline var updated = false
   /// The scene's change version at the update: a scene that changed since (its columns may
   /// have been resized) must not be walked until the next update.
@@ -33,7 +33,7 @@ public struct LazyWalk: SceneStrategy {
 
   public init() {}
 
-  public mutating func attach(to scene: CompiledScene, semantics: HitTestSemantics) {
+  public mutating func attach(to scene: CompiledScene, semantics: HitTestSemantics, options: StrategyOptions) {
     lazy = LazyPresentation(scene: scene, semantics: semantics, columns: .structure)
     stack.reserve(scene.count + 1)
   }
@@ -62,33 +62,34 @@ public struct LazyWalk: SceneStrategy {
     let skip =
       PresentationFrame.Flags.hidden.rawValue | PresentationFrame.Flags.notInteractive.rawValue
       | PresentationFrame.Flags.singular.rawValue | PresentationFrame.Flags.degenerate.rawValue
-    let s = stack.base
-    // Enters layer m with the point in its parent's space (tree-walk's `enter`).
-    @inline(__always) func enter(_ m: Int, _ pp: Point, _ sp: inout Int) {
-      counter.tested(1)
-      lp.ensure(m)
-      let flags = f.flags[m]
-      guard flags.rawValue & skip == 0, let q = f._fromParent(m, pp) else { return }
-      if flags.contains(.clips) && !f._contains(m, q) { return }
-      let children = lp.sortedSublayers(of: m).count
-      s[sp] = _Visit(layer: Int32(m), next: Int32(children) - 1, q: q)
-      sp &+= 1
-    }
-    var sp = 0
-    enter(0, p, &sp)
-    while sp > 0 {
-      let top = s[sp &- 1]
-      let m = Int(top.layer)
-      if top.next >= 0 {
-        // Sorted when the layer was entered: this is the same list.
-        let c = Int(lp.sortedSublayers(of: m)[Int(top.next)])
-        s[sp &- 1].next = top.next &- 1
-        enter(c, top.q, &sp)
-        continue
+    return stack.withUnsafeMutablePointer { s in
+      // Enters layer m with the point in its parent's space (tree-walk's `enter`).
+      @inline(__always) func enter(_ m: Int, _ pp: Point, _ sp: inout Int) {
+        counter.tested(1)
+        lp.ensure(m)
+        let flags = f.flags[m]
+        guard flags.rawValue & skip == 0, let q = f._fromParent(m, pp) else { return }
+        if flags.contains(.clips) && !f._contains(m, q) { return }
+        let children = lp.sortedSublayers(of: m).count
+        s[sp] = _Visit(layer: Int32(m), next: Int32(children) - 1, q: q)
+        sp &+= 1
       }
-      if f._contains(m, top.q) { return LayerID(Int32(m)) }
-      sp &-= 1
+      var sp = 0
+      enter(0, p, &sp)
+      while sp > 0 {
+        let top = s[sp &- 1]
+        let m = Int(top.layer)
+        if top.next >= 0 {
+          // Sorted when the layer was entered: this is the same list.
+          let c = Int(lp.sortedSublayers(of: m)[Int(top.next)])
+          s[sp &- 1].next = top.next &- 1
+          enter(c, top.q, &sp)
+          continue
+        }
+        if f._contains(m, top.q) { return LayerID(Int32(m)) }
+        sp &-= 1
+      }
+      return nil
     }
-    return nil
   }
 }

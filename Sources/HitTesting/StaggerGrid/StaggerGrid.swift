@@ -1,28 +1,33 @@
+import Clocks
+import Columns
 import LayerModel
 import Presentation
 
 /// Time-aware, incremental: Box2D's fat boxes in time instead of space. Each moving group keeps
 /// its own window and the box bounding it over that window (`MotionBounds`), in a uniform grid
-/// whose cells are linked lists; a group is re-bounded and re-inserted only when the clock
-/// leaves its window. Windows start staggered over `phases` frames, so about the same number
-/// of groups expire every frame instead of all at once (the per-frame cost is even, with no
-/// rebuild spike). Fixed layers and each group's members are indexed once (`MotionGroups`).
+/// whose cells are linked lists (`LinkedBoxGrid`); a group is re-bounded and moved only when
+/// the clock leaves its window. The first windows end at times spread evenly over one window
+/// length (a golden-ratio sequence), and every later window lasts one length, so about the same
+/// number of groups expire every frame: the per-frame cost is even, with no re-index in any
+/// frame. Groups wait in one queue by the end of their window (new windows end last, so the
+/// queue stays sorted and a frame pops exactly the expired ones). Fixed layers and each group's
+/// members are indexed once (`MotionGroups`); a query searches them as every time-aware
+/// strategy does (`CandidateSearch`).
 ///
-/// Update: O(groups) to find the expired ones (a scan of their window ends) plus O(depth) per
-/// re-inserted group. Query: O(cell list + candidates). Window length: as `window-grid`, from
-/// the re-insert time per frame against the candidates per frame.
-public struct StaggerGrid: SceneStrategy {
+/// Update: O(expired groups x depth). Query: O(cell list + candidates). Window length: as
+/// `window-grid`'s, from the re-bounding per frame against the candidates per frame.
+public struct StaggerGrid: SceneStrategy, CandidateCosting {
   public static let name = "stagger-grid"
   public static let summary =
-    "time-aware: per-group time windows re-bounded only when they expire, staggered so every frame does the same small work"
+    "time-aware: per-group time windows re-bounded only when they expire, spread so every frame does the same small work"
   public static let family = StrategyFamily.timeAware
 
-  @usableFromInline var state: _StaggerState?
+  var state: _StaggerState?
 
   public init() {}
 
-  public mutating func attach(to scene: CompiledScene, semantics: HitTestSemantics) {
-    state = _StaggerState(MotionGroups(scene: scene, semantics: semantics))
+  public mutating func attach(to scene: CompiledScene, semantics: HitTestSemantics, options: StrategyOptions) {
+    state = _StaggerState(MotionGroups(scene: scene, semantics: semantics), options)
   }
 
   public mutating func update(at time: Double, animated: Bool) {
@@ -37,231 +42,258 @@ public struct StaggerGrid: SceneStrategy {
 
   public func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
     guard let s = state else { return nil }
-    return s.hitTest(p, counter: &counter)
+    return s.batch { (q: inout _StaggerQuery<Counter>) in q.query(p, &counter) }
+  }
+
+  public func answer(_ points: UnsafeBufferPointer<Point>, into results: UnsafeMutableBufferPointer<LayerID?>) {
+    guard let s = state, s.isCurrent else { _staleFrame(Self.name) }
+    var counter = NoCounter()
+    s.answer(points, into: results, counter: &counter)
+  }
+
+  public func answerCounting(_ points: UnsafeBufferPointer<Point>, into results: UnsafeMutableBufferPointer<LayerID?>)
+    -> Int
+  {
+    guard let s = state, s.isCurrent else { _staleFrame(Self.name) }
+    var counter = TallyCounter()
+    s.answer(points, into: results, counter: &counter)
+    return counter.count
+  }
+
+  public func costOfCandidates(_ points: UnsafeBufferPointer<Point>) -> (candidates: Int, nanoseconds: UInt64) {
+    guard let s = state, s.isCurrent else { return (0, 0) }
+    return s.costOfCandidates(points)
   }
 }
 
-@usableFromInline final class _StaggerState {
+final class _StaggerState {
   let groups: MotionGroups
+  let motion: MotionBounds
   /// Per group: its window and box.
-  let start = ScratchBuffer<Double>()
-  let end = ScratchBuffer<Double>()
-  let boxes = ScratchBuffer<Box>()
+  var start = ColumnBuffer<Double>()
+  var end = ColumnBuffer<Double>()
+  var box = ColumnBuffer<Box>()
+  /// Groups by the end of their window, oldest first: a ring of `groups.movingCount`.
+  var queue = ColumnBuffer<Int32>()
+  var queueHead = 0
   let grid = LinkedBoxGrid()
-  var length = WindowLength()
-  /// Windows of the first round end at t + length x (k + 1) / phases for group k mod phases.
-  static let phases = 8
+  var length: WindowLength
   var initialized = false
   var updated = false
   var animated = true
+  var version = -1
   var counters = StrategyCounters()
-  /// Frames counted toward the next adaptation of the length (one "window" of the stagger is
-  /// `phases` frames).
-  var framesSinceAdapt = 0
+  /// Re-bounding time since the last adaptation of the length (every `adaptFrames` frames).
+  var spent: UInt64 = 0
+  static let adaptFrames = 16
+  var proposals = ColumnBuffer<Int32>()
 
-  init(_ groups: MotionGroups) {
+  init(_ groups: MotionGroups, _ options: StrategyOptions) {
     self.groups = groups
+    motion = MotionBounds(scene: groups.scene, semantics: groups.semantics)
+    length = WindowLength(pinned: options.windowSeconds)
   }
 
+  var isCurrent: Bool { updated && groups.scene.changeVersion == version }
+
   var memoryFootprint: Int {
-    grid.memoryFootprint + (start.capacity + end.capacity) * 8 + boxes.capacity * MemoryLayout<Box>.stride
+    groups.memoryFootprint + grid.memoryFootprint + start.memoryFootprint + end.memoryFootprint
+      + box.memoryFootprint + queue.memoryFootprint + proposals.memoryFootprint
+  }
+
+  /// Group g's box over [t0, t1] (its root's box and its members' region).
+  func _bound(_ g: Int, from t0: Double, to t1: Double) -> Box {
+    let r = Int(groups.root[g])
+    _ = motion.box(of: r, from: t0, to: t1)
+    if motion.isUnbounded(r) { counters.unbounded += 1 }
+    return motion.box(r).union(motion.region(of: r, local: groups.hull[g]))
   }
 
   func update(at t: Double, animated: Bool) {
-    let g = groups
-    let changed = g.refresh()
-    g.lazy.prepare(at: t, animated: animated)
-    g.motion.animated = animated
     counters = StrategyCounters()
-    let count = g.root.count
-    if changed || !initialized || animated != self.animated {
-      start.reserve(count)
-      end.reserve(count)
-      boxes.reserve(count)
-      for k in 0..<count {
-        start.base[k] = .nan
-        end.base[k] = .nan
-        boxes.base[k] = .nothing
+    let changed = groups.refresh()
+    groups.lazy.prepare(at: t, animated: animated)
+    motion.animated = animated
+    proposals.reserve(groups.count)
+    let count = groups.count
+    let t0 = Clocks.monotonicNanoseconds()
+    if changed || !initialized || animated != self.animated || (animated && count > 1 && t < _oldestStart) {
+      _restart(at: t, animated: animated)
+    } else if animated {
+      // Every window that ended: re-bounded from now, queued last (never ending before the
+      // last queued window, so the queue stays sorted).
+      let moving = count - 1
+      var reinserted = 0
+      while reinserted < moving {
+        let g = Int(queue[queueHead])
+        guard end[g] <= t else { break }
+        let tail = end[Int(queue[(queueHead + moving - 1) % moving])]
+        let e = Swift.max(t + length.seconds, tail)
+        let b = _bound(g, from: t, to: e)
+        start[g] = t
+        end[g] = e
+        box[g] = b
+        grid.move(g, to: b)
+        queueHead = (queueHead + 1) % moving
+        reinserted += 1
       }
-      // The cells follow the first windows' boxes: about their mean extent, over their extent.
-      var extent = g.hull[0]
-      var size = 0.0
-      var sized = 0
-      for k in 1..<count {
-        _ = g.motion.box(of: Int(g.root[k]), from: t, to: animated ? t + length.seconds : t)
-        let b = g.windowBox(k)
-        guard !b.isEmpty, b.minX.isFinite, b.maxX.isFinite, b.minY.isFinite, b.maxY.isFinite else { continue }
-        extent = _union(extent, b)
-        size += Swift.max(b.maxX - b.minX, b.maxY - b.minY)
-        sized += 1
-      }
-      grid.reset(groups: count, extent: extent, cellSide: sized > 0 ? size / Double(sized) : 0)
-      initialized = true
-      self.animated = animated
+      counters.reindexed = reinserted
     }
-    let t0 = monotonicNanoseconds()
-    var reinserted = 0
-    var unbounded = 0
-    let s = start.base
-    let e = end.base
-    let b = boxes.base
-    for k in 1..<count where !(t >= s[k] && t < e[k]) {
-      // A first window is shortened to its phase; later ones have the full length.
-      let phase = Double((k % Self.phases) + 1) / Double(Self.phases)
-      let first = s[k].isNaN
-      let length = first ? self.length.seconds * phase : self.length.seconds
-      let r = Int(g.root[k])
-      _ = g.motion.box(of: r, from: t, to: animated ? t + length : t)
-      if g.motion.isUnbounded(r) { unbounded += 1 }
-      s[k] = t
-      e[k] = t + length
-      b[k] = g.windowBox(k)
-      grid.move(k, to: b[k])
-      reinserted += 1
+    spent &+= Clocks.monotonicNanoseconds() &- t0
+    length.frames += 1
+    if length.frames >= Self.adaptFrames {
+      length.windowEnded(lastBuild: spent)
+      spent = 0
     }
-    self.length.reindexNs &+= monotonicNanoseconds() &- t0
-    self.length.frames += 1
-    framesSinceAdapt += 1
-    if framesSinceAdapt >= Self.phases {
-      self.length.windowEnded()
-      framesSinceAdapt = 0
-    }
-    counters.reindexed = reinserted
-    counters.unbounded = unbounded
-    counters.windowSeconds = self.length.seconds
+    counters.windowSeconds = animated ? length.seconds : 0
+    self.animated = animated
     updated = true
     version = groups.scene.changeVersion
   }
 
-  var version = -1
-  var isCurrent: Bool { updated && groups.scene.changeVersion == version }
+  /// The start of the oldest window (a clock earlier than it means time went backwards).
+  var _oldestStart: Double {
+    let moving = groups.count - 1
+    return moving > 0 ? start[Int(queue[queueHead])] : -.infinity
+  }
+
+  /// Every group's first window: ending spread evenly over one length from t (the model tree's:
+  /// the box at t, for ever).
+  func _restart(at t: Double, animated: Bool) {
+    let count = groups.count
+    let moving = count - 1
+    start.reserve(count, filling: t)
+    end.reserve(count, filling: .infinity)
+    box.reserve(count, filling: .nothing)
+    queue.reserve(Swift.max(moving, 1))
+    // The first windows: group g's ends at t + length x (0.1 + 0.9 frac(g x phi)); queued by end.
+    var order: [(Double, Int32)] = []
+    order.reserveCapacity(moving)
+    var extent = groups.hull[0]
+    var size = 0.0
+    var sized = 0
+    for g in 1..<Swift.max(count, 1) {
+      let phase = (Double(g) * 0.618_033_988_749_894_9).truncatingRemainder(dividingBy: 1)
+      let e = animated ? t + length.seconds * (0.1 + 0.9 * phase) : .infinity
+      let b = _bound(g, from: t, to: animated ? e : t)
+      start[g] = t
+      end[g] = e
+      box[g] = b
+      order.append((e, Int32(g)))
+      if b.isFiniteAndNonEmpty {
+        extent = extent.union(b)
+        size += Swift.max(b.maxX - b.minX, b.maxY - b.minY)
+        sized += 1
+      }
+    }
+    order.sort { $0.0 < $1.0 }
+    for (i, o) in order.enumerated() { queue[i] = o.1 }
+    queueHead = 0
+    // The cells follow the first windows' boxes: about their mean extent, over their extent.
+    grid.reset(entries: count, extent: extent, cellSide: sized > 0 ? size / Double(sized) : 0)
+    for g in 1..<Swift.max(count, 1) { grid.move(g, to: box[g]) }
+    counters.reindexed = moving
+    counters.windowsStarted = 1
+    initialized = true
+  }
 
   @inline(__always)
-  func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
-    let g = groups
-    var best = MotionGroups.Best()
-    var candidates = 0
-    g.query(group: 0, p, &best, candidates: &candidates, counter: &counter)
-    let b = boxes.base
-    // p's cell list, then the overflow list.
-    var n = grid.head(at: p)
-    var overflowNext = true
-    while true {
-      if n < 0 {
-        guard overflowNext else { break }
-        overflowNext = false
-        n = grid.head.base[grid.cells]
-        continue
-      }
-      let k = Int(n) / LinkedBoxGrid.slots
-      counter.tested(1)
-      if b[k].holds(p) { g.query(group: k, p, &best, candidates: &candidates, counter: &counter) }
-      n = grid.next.base[Int(n)]
+  func batch<Counter: WorkCounter, R>(_ body: (inout _StaggerQuery<Counter>) -> R) -> R {
+    groups.withView { view in
+      var q = _StaggerQuery<Counter>(
+        search: CandidateSearch(view, groups.lazy, groups.lazy.frame), grid: grid, box: box._unsafeStorage,
+        proposals: proposals._unsafeStorage)
+      let r = body(&q)
+      counters.candidates &+= q.search.candidates
+      counters.presentations = groups.lazy.evaluations
+      length.candidates &+= q.search.candidates
+      length.scanned &+= q.scanned
+      return r
     }
-    counters.candidates &+= candidates
-    counters.presentations = g.lazy.evaluations
-    length.candidates &+= candidates
-    return best.layer >= 0 ? LayerID(Int32(best.layer)) : nil
+  }
+
+  /// See `CandidateCosting`.
+  func costOfCandidates(_ points: UnsafeBufferPointer<Point>) -> (candidates: Int, nanoseconds: UInt64) {
+    let lazy = groups.lazy
+    let results = UnsafeMutableBufferPointer<LayerID?>.allocate(capacity: Swift.max(points.count, 1))
+    defer { results.deallocate() }
+    var counter = NoCounter()
+    lazy.prepare(at: lazy.frame.time, animated: animated)
+    let before = counters.candidates
+    let t0 = Clocks.monotonicNanoseconds()
+    answer(points, into: results, counter: &counter)
+    let t1 = Clocks.monotonicNanoseconds()
+    let candidates = counters.candidates - before
+    var sink = 0
+    batch { (q: inout _StaggerQuery<NoCounter>) in
+      for p in points { sink &+= q.proposalsOnly(p) }
+    }
+    let t2 = Clocks.monotonicNanoseconds()
+    counters.candidates = before
+    if sink < 0 { print(sink) }
+    let full = t1 &- t0
+    let index = t2 &- t1
+    return (candidates, full > index ? full &- index : 0)
+  }
+
+  func answer<Counter: WorkCounter>(
+    _ points: UnsafeBufferPointer<Point>, into results: UnsafeMutableBufferPointer<LayerID?>, counter: inout Counter
+  ) {
+    batch { (q: inout _StaggerQuery<Counter>) in
+      var i = 0
+      let n = Swift.min(points.count, results.count)
+      while i < n {
+        results[i] = q.query(points[i], &counter)
+        i &+= 1
+      }
+    }
   }
 }
 
-/// A uniform grid of linked lists over a fixed extent, for entries that move one at a time:
-/// each entry occupies up to `slots` cells (a node per cell, in a block of its own, so moving
-/// it touches only its own nodes); an entry covering more cells, or reaching outside the
-/// extent, goes on an overflow list every lookup visits. Nodes are doubly linked: a move is
-/// O(cells it left + cells it entered). No allocation after `reset`.
-final class LinkedBoxGrid {
-  static let slots = 16
-  var originX = 0.0
-  var originY = 0.0
-  var inverseSide = 1.0
-  var columns = 1
-  var rows = 1
-  /// The first node of each cell's list, and of the overflow list (index `cells`); -1: empty.
-  let head = ScratchBuffer<Int32>()
-  /// Node i belongs to entry i / slots; its cell (-1: unused) and its neighbours.
-  let nodeCell = ScratchBuffer<Int32>()
-  let next = ScratchBuffer<Int32>()
-  let prev = ScratchBuffer<Int32>()
-  var cells = 1
+struct _StaggerQuery<Counter: WorkCounter> {
+  var search: CandidateSearch<Counter>
+  unowned(unsafe) let grid: LinkedBoxGrid
+  let box: UnsafePointer<Box>
+  let proposals: UnsafeMutablePointer<Int32>
+  var scanned = 0
 
-  /// Sizes the grid for `groups` entries over `extent` with cells of about `cellSide` (at most
-  /// 128 x 128), every entry unplaced.
-  func reset(groups: Int, extent: Box, cellSide: Double) {
-    var box = extent
-    if box.isEmpty || !box.minX.isFinite || !box.maxX.isFinite || !box.minY.isFinite || !box.maxY.isFinite {
-      box = Box(minX: 0, minY: 0, maxX: 1, maxY: 1)
+  @inline(__always)
+  init(
+    search: CandidateSearch<Counter>, grid: LinkedBoxGrid, box: UnsafeMutablePointer<Box>,
+    proposals: UnsafeMutablePointer<Int32>
+  ) {
+    self.search = search
+    self.grid = grid
+    self.box = UnsafePointer(box)
+    self.proposals = proposals
+  }
+
+  @inline(__always)
+  mutating func query(_ p: Point, _ counter: inout Counter) -> LayerID? {
+    search.reset()
+    search.group(0, p, &counter)
+    let n = grid.entries(at: p, into: proposals)
+    scanned &+= n
+    var k = 0
+    while k < n {
+      let g = Int(proposals[k])
+      k &+= 1
+      counter.tested(1)
+      if search.canBeat(g) && box[g].holds(p) { search.group(g, p, &counter) }
     }
-    let w = Swift.max(box.maxX - box.minX, 1e-9)
-    let h = Swift.max(box.maxY - box.minY, 1e-9)
-    let side = Swift.max(cellSide.isFinite ? cellSide : 0, Swift.max(w, h) / 128, 1e-9)
-    originX = box.minX
-    originY = box.minY
-    inverseSide = 1 / side
-    columns = _cellCount(w * inverseSide, limit: 128)
-    rows = _cellCount(h * inverseSide, limit: 128)
-    cells = columns * rows
-    head.reserve(cells + 1)
-    for c in 0...cells { head.base[c] = -1 }
-    let nodes = groups * Self.slots
-    nodeCell.reserve(nodes)
-    next.reserve(nodes)
-    prev.reserve(nodes)
-    for i in 0..<nodes { nodeCell.base[i] = -1 }
+    return search.answer
   }
 
-  var memoryFootprint: Int { (head.capacity + nodeCell.capacity + next.capacity + prev.capacity) * 4 }
-
-  @inline(__always) func _cell(_ v: Double, _ origin: Double, _ count: Int) -> Int? {
-    let c = (v - origin) * inverseSide
-    guard c >= 0, c < Double(count) else { return nil }
-    return Int(c)
-  }
-
-  func _unlink(_ node: Int) {
-    let n = next.base[node]
-    let p = prev.base[node]
-    let c = Int(nodeCell.base[node])
-    if p >= 0 { next.base[Int(p)] = n } else { head.base[c] = n }
-    if n >= 0 { prev.base[Int(n)] = p }
-    nodeCell.base[node] = -1
-  }
-
-  func _link(_ node: Int, _ c: Int) {
-    let h = head.base[c]
-    next.base[node] = h
-    prev.base[node] = -1
-    if h >= 0 { prev.base[Int(h)] = Int32(node) }
-    head.base[c] = Int32(node)
-    nodeCell.base[node] = Int32(c)
-  }
-
-  /// Places entry k in the cells its box covers (nowhere when empty).
-  func move(_ k: Int, to box: Box) {
-    let base = k * Self.slots
-    for s in 0..<Self.slots where nodeCell.base[base + s] >= 0 { _unlink(base + s) }
-    guard !box.isEmpty else { return }
-    guard let x0 = _cell(box.minX, originX, columns), let x1 = _cell(box.maxX, originX, columns),
-      let y0 = _cell(box.minY, originY, rows), let y1 = _cell(box.maxY, originY, rows),
-      (x1 - x0 + 1) * (y1 - y0 + 1) <= Self.slots
-    else {
-      _link(base, cells)
-      return
+  /// The grid's work for p alone: what `costOfCandidates` subtracts.
+  @inline(__always)
+  mutating func proposalsOnly(_ p: Point) -> Int {
+    let n = grid.entries(at: p, into: proposals)
+    var held = 0
+    var k = 0
+    while k < n {
+      if box[Int(proposals[k])].holds(p) { held &+= 1 }
+      k &+= 1
     }
-    var s = 0
-    for y in y0...y1 {
-      for x in x0...x1 {
-        _link(base + s, y * columns + x)
-        s += 1
-      }
-    }
-  }
-
-  /// The first node of p's cell list (-1: empty, or p outside the extent); entries are
-  /// node / `slots`, the list continues through `next`, and the overflow list is
-  /// `head[cells]`.
-  @inline(__always) func head(at p: Point) -> Int32 {
-    guard let x = _cell(p.x, originX, columns), let y = _cell(p.y, originY, rows) else { return -1 }
-    return head.base[y * columns + x]
+    return held
   }
 }

@@ -14,7 +14,7 @@ public struct TreeWalk: FrameStrategy {
     "the reference: Core Animation's recursive descent, one level at a time; no update cost, O(layers) per query"
   public static let columns: FrameColumns = .structure
 
-  @usableFromInline struct _Visit {
+  @usableFromInline struct _Visit: BitwiseCopyable {
     @usableFromInline var row: Int32
     @usableFromInline var next: Int32
     @usableFromInline var q: Point
@@ -30,7 +30,7 @@ public struct TreeWalk: FrameStrategy {
   /// The top-most sublayer of each row, and each row's next sibling below it (-1: none).
   @usableFromInline var lastChild: [Int32] = []
   @usableFromInline var prevSibling: [Int32] = []
-  @usableFromInline let stack = ScratchBuffer<_Visit>()
+  @usableFromInline let stack = QueryScratch<_Visit>()
 
   public init() {}
 
@@ -58,32 +58,33 @@ public struct TreeWalk: FrameStrategy {
     let skip =
       PresentationFrame.Flags.hidden.rawValue | PresentationFrame.Flags.notInteractive.rawValue
       | PresentationFrame.Flags.singular.rawValue | PresentationFrame.Flags.degenerate.rawValue
-    let s = stack.base
-    // Enters row r with the point in its parent's space; false when the subtree is out.
-    @inline(__always) func enter(_ r: Int, _ pp: Point, _ sp: inout Int) {
-      counter.tested(1)
-      let flags = f.flags[r]
-      guard flags.rawValue & skip == 0, let q = f._fromParent(r, pp) else { return }
-      if flags.contains(.clips) && !f._contains(r, q) { return }
-      s[sp] = _Visit(row: Int32(r), next: lastChild[r], q: q)
-      sp &+= 1
-    }
-    var sp = 0
-    enter(0, p, &sp)
-    while sp > 0 {
-      let top = s[sp &- 1]
-      if top.next >= 0 {
-        let c = Int(top.next)
-        s[sp &- 1].next = prevSibling[c]
-        enter(c, top.q, &sp)
-        continue
+    return stack.withUnsafeMutablePointer { s in
+      // Enters row r with the point in its parent's space; false when the subtree is out.
+      @inline(__always) func enter(_ r: Int, _ pp: Point, _ sp: inout Int) {
+        counter.tested(1)
+        let flags = f.flags[r]
+        guard flags.rawValue & skip == 0, let q = f._fromParent(r, pp) else { return }
+        if flags.contains(.clips) && !f._contains(r, q) { return }
+        s[sp] = _Visit(row: Int32(r), next: lastChild[r], q: q)
+        sp &+= 1
       }
-      let r = Int(top.row)
-      let q = top.q
-      if f._contains(r, q) { return f.layer[r] }
-      sp &-= 1
+      var sp = 0
+      enter(0, p, &sp)
+      while sp > 0 {
+        let top = s[sp &- 1]
+        if top.next >= 0 {
+          let c = Int(top.next)
+          s[sp &- 1].next = prevSibling[c]
+          enter(c, top.q, &sp)
+          continue
+        }
+        let r = Int(top.row)
+        let q = top.q
+        if f._contains(r, q) { return f.layer[r] }
+        sp &-= 1
+      }
+      return nil
     }
-    return nil
   }
 }
 

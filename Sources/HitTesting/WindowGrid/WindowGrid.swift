@@ -1,142 +1,191 @@
+import Columns
 import LayerModel
 import Presentation
 
-/// Time-aware, rebuilt once per window: the moving groups' window boxes (where each group can be
-/// at any time of the window, from the animations' structure: `MotionBounds`) in a uniform
-/// grid, rebuilt when the clock leaves the window; the fixed layers in a static grid built once;
-/// each moving group's members in a static grid of its own space (`MotionGroups`). A query
-/// looks up both grids, maps the point into each group whose box holds it, and runs the exact
-/// test on the lazily evaluated candidates, highest rank first.
-///
-/// The window's length follows the costs it trades: each window measures its rebuild time and
-/// counts its candidates per frame; when the rebuild's share of a frame exceeds the candidates'
-/// (estimated at 100 ns each) the next window is twice as long, when it is less than a quarter
-/// of it half as long (from 1/120 s to 4 s). Update: O(1) inside a window, O(moving groups x
-/// depth) when it rebuilds. Query: O(grid cell + candidates).
-public struct WindowGrid: SceneStrategy {
+/// `window-grid`: the moving groups' window boxes (where each group can be at any time of the
+/// window, from the animations' structure) in a uniform grid, rebuilt for each window on the
+/// builder's thread (`WindowedStrategy`).
+public typealias WindowGrid = WindowedStrategy<WindowGridIndex>
+
+/// A uniform grid over window boxes, rebuilt per window (counting sort into cell lists): about
+/// one cell per box (128 to 2048 a side) over the boxes' extent, no smaller than the mean box;
+/// a box spanning more than `maxCellsPerBox` cells goes to one overflow list instead, as do the
+/// largest boxes of a window whose cells would add up to more than `entriesPerBox` a box, so
+/// memory stays within that many entries per box. Cell and overflow lists are in descending entry
+/// order, and a query merges the point's cell list with the overflow list into one descending
+/// list, so a search stops at the first group nothing after it can beat. No allocation once
+/// its buffers have reached the group count's bound.
+public struct WindowGridIndex: MotionIndex {
   public static let name = "window-grid"
   public static let summary =
-    "time-aware: the moving groups' bounds over a time window in a grid rebuilt once per window; fixed layers indexed once"
-  public static let family = StrategyFamily.timeAware
+    "time-aware: the moving groups' bounds over a time window in a grid, rebuilt for the next window while this one answers"
+  public static let bounds = MotionBoundsKind.window
+  public static let isOrdered = true
+  static let maxCellsPerBox = 256
 
-  @usableFromInline var state: _WindowState?
+  let storage = _GridStorage()
 
   public init() {}
 
-  public mutating func attach(to scene: CompiledScene, semantics: HitTestSemantics) {
-    state = _WindowState(MotionGroups(scene: scene, semantics: semantics))
-  }
+  public var memoryFootprint: Int { storage.memoryFootprint }
 
-  public mutating func update(at time: Double, animated: Bool) {
-    guard let s = state else { preconditionFailure("window-grid: update before attach") }
-    s.update(at: time, animated: animated)
-  }
+  public mutating func reserve(_ entries: Int) { storage.reserve(entries) }
 
-  /// Updated, and the scene has not changed since (its groups would no longer describe it).
-  public var isCurrent: Bool { state?.isCurrent ?? false }
-
-  public var memoryFootprint: Int { state?.memoryFootprint ?? 0 }
-
-  public var counters: StrategyCounters { state?.counters ?? StrategyCounters() }
-
-  public func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
-    guard let s = state else { return nil }
-    return s.hitTest(p, counter: &counter)
-  }
-}
-
-/// The window grid's state (a class: queries are non-mutating and count candidates).
-@usableFromInline final class _WindowState {
-  let groups: MotionGroups
-  let grid = BoxGrid()
-  let boxes = ScratchBuffer<Box>()
-  var windowStart = Double.nan
-  var windowEnd = Double.nan
-  var length = WindowLength()
-  var updated = false
-  var counters = StrategyCounters()
-  var animated = true
-
-  init(_ groups: MotionGroups) {
-    self.groups = groups
-    boxes.reserve(groups.root.count)
-  }
-
-  var memoryFootprint: Int { grid.memoryFootprint + boxes.capacity * MemoryLayout<Box>.stride }
-
-  func update(at t: Double, animated: Bool) {
-    let changed = groups.refresh()
-    if changed { boxes.reserve(groups.root.count) }
-    groups.lazy.prepare(at: t, animated: animated)
-    groups.motion.animated = animated
-    counters = StrategyCounters()
-    if changed || !(t >= windowStart && t < windowEnd) || animated != self.animated {
-      length.windowEnded()
-      let t0 = monotonicNanoseconds()
-      _rebuild(from: t, animated: animated)
-      length.reindexNs = monotonicNanoseconds() &- t0
-    }
-    length.frames += 1
-    counters.windowSeconds = length.seconds
-    self.animated = animated
-    updated = true
-    version = groups.scene.changeVersion
-  }
-
-  var version = -1
-  var isCurrent: Bool { updated && groups.scene.changeVersion == version }
-
-  func _rebuild(from t: Double, animated: Bool) {
-    let g = groups
-    let b = boxes.base
-    let end = t + length.seconds
-    var unbounded = 0
-    // The model tree (`animated: false`) does not move: the boxes at t hold for any window.
-    let to = animated ? end : t
-    for k in 1..<g.root.count {
-      let r = Int(g.root[k])
-      _ = g.motion.box(of: r, from: t, to: to)
-      if g.motion.isUnbounded(r) { unbounded += 1 }
-      b[k] = g.windowBox(k)
-    }
-    b[0] = .nothing
-    grid.rebuild(b, count: g.root.count)
-    windowStart = t
-    windowEnd = end
-    counters.reindexed = g.movingCount
-    counters.unbounded = unbounded
+  public mutating func rebuild(start: UnsafeBufferPointer<Box>, end: UnsafeBufferPointer<Box>) {
+    storage.rebuild(start)
   }
 
   @inline(__always)
-  func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
-    let g = groups
-    var best = MotionGroups.Best()
-    var candidates = 0
-    g.query(group: 0, p, &best, candidates: &candidates, counter: &counter)
-    let b = boxes.base
-    // Both lists are in descending group index: with a static order, stop at the first group
-    // no group before it can beat.
-    let ordered = g.lazy.orderIsStatic
-    var scanned = 0
-    for i in grid.lookup(p) {
-      let k = Int(grid.entries.base[i])
-      if ordered && g.prefixMaxRank[k] <= best.rank { break }
-      scanned &+= 1
-      counter.tested(1)
-      guard b[k].holds(p) else { continue }
-      g.query(group: k, p, &best, candidates: &candidates, counter: &counter)
+  public func candidates(_ p: Point, at s: Double, into out: UnsafeMutablePointer<Int32>) -> Int {
+    storage.candidates(p, into: out)
+  }
+}
+
+/// The grid's storage (a class: an index is a value that shares it; only its builder writes).
+final class _GridStorage {
+  var geometry = GridGeometry()
+  var cellStart = ColumnBuffer<Int32>()
+  var fill = ColumnBuffer<Int32>()
+  var entries = ColumnBuffer<Int32>()
+  var overflow = ColumnBuffer<Int32>()
+
+  var memoryFootprint: Int {
+    cellStart.memoryFootprint + fill.memoryFootprint + entries.memoryFootprint + overflow.memoryFootprint
+  }
+
+  /// Every table at its bound for this many boxes (the cell limit squared, `entriesPerBox`
+  /// cell entries a box), so no later window of as many boxes allocates.
+  func reserve(_ boxes: Int) {
+    let limit = Self.limit(boxes)
+    cellStart.reserve(limit * limit + 1)
+    fill.reserve(limit * limit + 1)
+    overflow.reserve(boxes)
+    entries.reserve(boxes * Self.entriesPerBox + 64)
+  }
+
+  /// Cell entries a box may take on average: when the boxes' cells add up to more, the
+  /// largest boxes go to the overflow list until they fit (a window of unusually large boxes
+  /// answers from a longer overflow list instead of allocating).
+  static let entriesPerBox = 8
+
+  static func limit(_ boxes: Int) -> Int { Swift.min(2048, Swift.max(128, Int(Double(boxes).squareRoot()))) }
+
+  /// Which of the nine size classes (1, 2, 3-4, 5-8, ..., 129-256 cells) a box of `cells`
+  /// cells is in.
+  @inline(__always) static func sizeClass(_ cells: Int) -> Int {
+    cells <= 1 ? 0 : Int.bitWidth - (cells - 1).leadingZeroBitCount
+  }
+
+  func rebuild(_ boxes: UnsafeBufferPointer<Box>) {
+    let count = boxes.count
+    var extent = Box.nothing
+    var sum = 0.0
+    for b in boxes {
+      extent = extent.union(b)
+      sum += Swift.max(b.maxX - b.minX, b.maxY - b.minY)
     }
-    for k in grid.overflowEntries {
-      if ordered && g.prefixMaxRank[Int(k)] <= best.rank { break }
-      scanned &+= 1
-      counter.tested(1)
-      guard b[Int(k)].holds(p) else { continue }
-      g.query(group: Int(k), p, &best, candidates: &candidates, counter: &counter)
+    let limit = Self.limit(count)
+    if count == 0 || !extent.isFiniteAndNonEmpty {
+      geometry = GridGeometry()
+    } else {
+      let side = Swift.max(
+        sum / Double(count), Swift.max(extent.maxX - extent.minX, extent.maxY - extent.minY) / Double(limit))
+      geometry = GridGeometry(extent: extent, side: side, limit: limit)
     }
-    length.scanned &+= scanned
-    counters.candidates &+= candidates
-    counters.presentations = g.lazy.evaluations
-    length.candidates &+= candidates
-    return best.layer >= 0 ? LayerID(Int32(best.layer)) : nil
+    let cells = geometry.cellCount
+    reserve(count)
+    let geometry = self.geometry
+    @inline(__always) func cellsCovered(_ b: Box) -> Int {
+      let s = geometry.span(of: b)
+      return (s.x1 - s.x0 + 1) * (s.y1 - s.y0 + 1)
+    }
+    // The largest box listed in cells: entries by size class, then the classes that fit.
+    var bySize = SIMD16<Int>()
+    for b in boxes {
+      let c = cellsCovered(b)
+      if c <= WindowGridIndex.maxCellsPerBox { bySize[Self.sizeClass(c)] &+= c }
+    }
+    var maxCells = WindowGridIndex.maxCellsPerBox
+    var listed = bySize.wrappedSum()
+    var largest = Self.sizeClass(maxCells)
+    while listed > entries.capacity - 64 && largest > 0 {
+      listed -= bySize[largest]
+      largest -= 1
+      maxCells = 1 << largest
+    }
+    var overflowCount = 0
+    let columns = geometry.columns
+    cellStart.withUnsafeMutableBufferPointer { start in
+      for c in 0...cells { start[c] = 0 }
+      // Descending entry order: a cell lists the top-most group first.
+      var i = count - 1
+      while i >= 0 {
+        defer { i -= 1 }
+        let s = geometry.span(of: boxes[i])
+        if (s.x1 - s.x0 + 1) * (s.y1 - s.y0 + 1) > maxCells {
+          overflow[overflowCount] = Int32(i)
+          overflowCount += 1
+          continue
+        }
+        for y in s.y0...s.y1 { for x in s.x0...s.x1 { start[y * columns + x + 1] &+= 1 } }
+      }
+      for c in 0..<cells { start[c + 1] &+= start[c] }
+    }
+    overflow.reserve(overflowCount)
+    entries.reserve(Int(cellStart[cells]))
+    cellStart.withUnsafeBufferPointer { start in
+      fill.withUnsafeMutableBufferPointer { f in
+        entries.withUnsafeMutableBufferPointer { e in
+          for c in 0..<cells { f[c] = start[c] }
+          var i = count - 1
+          while i >= 0 {
+            defer { i -= 1 }
+            let s = geometry.span(of: boxes[i])
+            if (s.x1 - s.x0 + 1) * (s.y1 - s.y0 + 1) > maxCells { continue }
+            for y in s.y0...s.y1 {
+              for x in s.x0...s.x1 {
+                let c = y * columns + x
+                e[Int(f[c])] = Int32(i)
+                f[c] &+= 1
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /// The point's cell list and the overflow list merged in descending entry order.
+  @inline(__always) func candidates(_ p: Point, into out: UnsafeMutablePointer<Int32>) -> Int {
+    guard !p.x.isNaN, !p.y.isNaN else { return 0 }
+    let c = geometry.cell(of: p)
+    let e = entries._unsafeStorage
+    let o = overflow._unsafeStorage
+    var i = Int(cellStart[c])
+    let iEnd = Int(cellStart[c + 1])
+    var j = 0
+    let jEnd = overflow.count
+    var n = 0
+    while i < iEnd && j < jEnd {
+      if e[i] > o[j] {
+        out[n] = e[i]
+        i &+= 1
+      } else {
+        out[n] = o[j]
+        j &+= 1
+      }
+      n &+= 1
+    }
+    while i < iEnd {
+      out[n] = e[i]
+      i &+= 1
+      n &+= 1
+    }
+    while j < jEnd {
+      out[n] = o[j]
+      j &+= 1
+      n &+= 1
+    }
+    return n
   }
 }

@@ -114,8 +114,8 @@ extension PresentationFrameBuilder {
     let f = frame
     let composer = _RowComposer(self, columns)
     let split = _workers != nil && _layerCount >= BuildWorkers.minimumRowsToSplit
-    let chain = chainMark.base
-    let marked = rowChanged.base
+    let chain = chainMark._unsafeStorage
+    let marked = rowChanged._unsafeStorage
     // (A nested function counting into a captured variable would box it: one allocation per
     // call of this function.)
     @inline(__always) func composeRun(_ lo: Int, _ hi: Int) -> Int {
@@ -136,7 +136,7 @@ extension PresentationFrameBuilder {
       done += composeRun(r, inherited)
       r = inherited
     }
-    let marks = UnsafeRawPointer(rowChanged.base)
+    let marks = UnsafeRawPointer(rowChanged._unsafeStorage)
     while r < end {
       if r + 8 <= end && marks.loadUnaligned(fromByteOffset: r, as: UInt64.self) == 0 {
         r += 8
@@ -206,18 +206,18 @@ struct _RowComposer {
     projectiveFromParent = f._projectiveFromParent.baseAddress!
     projectiveToWorld = f._projectiveToWorld.baseAddress!
     projectiveFromWorld = f._projectiveFromWorld.baseAddress!
-    leanLevel = b.leanLevel.base
-    presentValues = b.presentValues.base
-    linearInverse = b.linearInverse.base
-    localFlags = b.localFlags.base
-    localBounds = b.localBounds.base
-    levelMap = b.levelMap.base
-    levelInverse = b.levelInverse.base
-    levelHomography = b.levelHomography.base
-    levelHomographyInverse = b.levelHomographyInverse.base
-    clipRow = b.clipRow.base
-    affineTransform = b.scene.affineTransform.base
-    bits = b.scene.bits.base
+    leanLevel = b.leanLevel._unsafeStorage
+    presentValues = b.presentValues._unsafeStorage
+    linearInverse = b.linearInverse._unsafeStorage
+    localFlags = b.localFlags._unsafeStorage
+    localBounds = b.localBounds._unsafeStorage
+    levelMap = b.levelMap._unsafeStorage
+    levelInverse = b.levelInverse._unsafeStorage
+    levelHomography = b.levelHomography._unsafeStorage
+    levelHomographyInverse = b.levelHomographyInverse._unsafeStorage
+    clipRow = b.clipRow._unsafeStorage
+    affineTransform = b.scene.affineTransform._unsafeStorage
+    bits = b.scene.bits._unsafeStorage
     rules = b._rules
     world = columns.contains(.world)
     faults = b.scene._faults
@@ -343,24 +343,35 @@ struct _RowComposer {
     }
   }
 
-  /// A lean layer's level results, from its presentation numbers: the closed-form affine level
-  /// map (as `homographyToSuperlayer` computes it for an affine transform under a parent
-  /// without sublayerTransform), its inverse (`AffineMap.inverted`, whose linear part and
-  /// `1 / det` depend on the transform only and are kept), flags and bounds.
+  /// A lean layer's level results, from its presentation numbers (`LeanLevel`).
   @inline(__always)
   func _leanLevel(_ m: Int) -> (map: AffineMap, inverse: AffineMap, flags: UInt8, box: Box) {
-    let v = UnsafeRawPointer(presentValues + m).assumingMemoryBound(to: Double.self)
-    let t = affineTransform[m]
-    let b = bits[m]
+    LeanLevel.compute(
+      UnsafeRawPointer(presentValues + m).assumingMemoryBound(to: Double.self), transform: affineTransform[m],
+      bits: bits[m], rules: rules, inverse: linearInverse[m])
+  }
+}
+
+/// A lean layer's level results from its 11 presentation numbers: the closed-form affine level
+/// map (as `homographyToSuperlayer` computes it for an affine transform under a parent without
+/// sublayerTransform), its inverse (`AffineMap.inverted` in two steps: `LinearInverse`), local
+/// flags and bounds. The one computation pass 3 and the time-aware strategies' per-candidate
+/// evaluation share, so both give the same bits.
+enum LeanLevel {
+  @inline(__always)
+  static func compute(
+    _ v: UnsafePointer<Double>, transform t: AffineMap, bits b: CompiledScene.Bits, rules: AdmissionRules,
+    inverse linear: LinearInverse
+  ) -> (map: AffineMap, inverse: AffineMap, flags: UInt8, box: Box) {
     let ax = v[2] + v[6] * v[4]
     let ay = v[3] + v[7] * v[5]
     let map = AffineMap(
       a: t.a, b: t.b, c: t.c, d: t.d, tx: -ax * t.a - ay * t.c + t.tx + v[0], ty: -ax * t.b - ay * t.d + t.ty + v[1])
     var flags = rules.flags(hidden: b.contains(.hidden), b, opacity: v[10])
     var inverse = AffineMap.identity
-    if let i = linearInverse[m].inverse(of: map) {
+    if let i = linear.inverse(of: map) {
       inverse = i
-      flags |= Builder.localInvertible
+      flags |= PresentationFrameBuilder.localInvertible
     }
     return (map, inverse, flags, _box(Rect(x: v[2], y: v[3], width: v[4], height: v[5])))
   }

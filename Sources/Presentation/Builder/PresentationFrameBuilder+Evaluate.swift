@@ -80,8 +80,8 @@ extension PresentationFrameBuilder {
     tracks.withUnsafeBufferPointer { all in
       let tr = all.baseAddress!
       let program = scene.animations
-      let model = UnsafePointer(scene.lean.base)
-      let present = presentValues.base
+      let model = UnsafePointer(scene.lean._unsafeStorage)
+      let present = presentValues._unsafeStorage
       var keys = 0
       // In blocks, so that the track loop's second pass and the marks find the block's tracks
       // still in cache (one pass over memory instead of four on large scenes).
@@ -90,8 +90,9 @@ extension PresentationFrameBuilder {
         let block = lo..<Swift.min(lo + 256, range.upperBound)
         for i in block { trackTime[i] = _localTime(Int(tr[i].layer)) }
         let changedCount = program.evaluateTracks(
-          tr, block, localTimes: trackTime.base, model: model, present: present, changed: trackChanged.base,
-          scratch: trackActive.base)
+          tr, block, localTimes: trackTime._unsafeStorage, model: model, present: present,
+          changed: trackChanged._unsafeStorage,
+          scratch: trackActive._unsafeStorage)
         if changedCount > 0 {
           for i in block where trackChanged[i] != 0 {
             let m = Int(tr[i].layer)
@@ -264,14 +265,14 @@ extension PresentationFrameBuilder {
 }
 
 /// The semantics' admission rules as plain values, and the level flags they give.
-struct AdmissionRules {
+package struct AdmissionRules {
   let clipsEveryLayer: Bool
   let respectsInteraction: Bool
   let hasAlphaThreshold: Bool
   let alphaThreshold: Double
   let alphaInclusive: Bool
 
-  init(_ semantics: HitTestSemantics) {
+  package init(_ semantics: HitTestSemantics) {
     clipsEveryLayer = semantics.requiresPointInsideBeforeDescending
     respectsInteraction = semantics.respectsUserInteraction
     hasAlphaThreshold = semantics.alphaThreshold != nil
@@ -302,12 +303,12 @@ struct AdmissionRules {
 /// layer, then the translation for a map with those linear entries. The same operations on
 /// the same values: the same bits, one division per layer per model change instead of per
 /// frame.
-struct LinearInverse {
+package struct LinearInverse {
   var a: Double, b: Double, c: Double, d: Double, k: Double
   /// det is non-zero and finite and the four entries are finite.
   var usable: Bool
 
-  init(_ m: AffineMap) {
+  package init(_ m: AffineMap) {
     let det = m.a * m.d - m.b * m.c
     let k = 1 / det
     a = m.d * k
@@ -319,7 +320,7 @@ struct LinearInverse {
   }
 
   /// The inverse of `m` (whose linear entries are the ones this was made from), or nil.
-  @inline(__always) func inverse(of m: AffineMap) -> AffineMap? {
+  @inline(__always) package func inverse(of m: AffineMap) -> AffineMap? {
     let tx = (m.c * m.ty - m.d * m.tx) * k
     let ty = (m.b * m.tx - m.a * m.ty) * k
     guard usable, tx * 0 + ty * 0 == 0 else { return nil }

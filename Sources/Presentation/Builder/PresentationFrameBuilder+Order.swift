@@ -38,8 +38,8 @@ extension PresentationFrameBuilder {
     let b = Int(scene.childStart[p + 1])
     guard b - a >= 2 else { return false }
     if p == scene._faults.orderParent { return _sortSublayersWithSwap(p, a, b) }
-    let keys = orderKey
-    let list = sortedChildren
+    let keys = orderKey._unsafeStorage
+    let list = sortedChildren._unsafeStorage
     @inline(__always) func less(_ x: Int32, _ y: Int32) -> Bool {
       let kx = keys[Int(x)]
       let ky = keys[Int(y)]
@@ -65,18 +65,18 @@ extension PresentationFrameBuilder {
       if budget < 0 { break }
       i += 1
     }
-    if budget < 0 { _heapSort(list.base + a, b - a, less) }
+    if budget < 0 { _heapSort(list + a, b - a, less) }
     return true
   }
 
   /// Fault injection (`InjectedFaults.orderParent`): the sublayers sorted from their model
   /// order, then the two top-most swapped. Answers whether the list changed.
   func _sortSublayersWithSwap(_ p: Int, _ a: Int, _ b: Int) -> Bool {
-    let list = sortedChildren
+    let list = sortedChildren._unsafeStorage
     let before = (list[b - 2], list[b - 1])
     for k in a..<b { list[k] = scene.childList[k] }
-    let keys = orderKey
-    _heapSort(list.base + a, b - a) { x, y in
+    let keys = orderKey._unsafeStorage
+    _heapSort(list + a, b - a) { x, y in
       let kx = keys[Int(x)]
       let ky = keys[Int(y)]
       return kx != ky ? kx < ky : x < y

@@ -1,3 +1,4 @@
+import Columns
 import LayerModel
 
 /// Builds the `PresentationFrame` of one model tree at any clock time, from its `CompiledScene`.
@@ -135,35 +136,6 @@ public final class PresentationFrameBuilder {
     _ordersByZPosition = semantics.ordersByZPosition
     _rules = AdmissionRules(semantics)
     _workers = self.threads > 1 ? BuildWorkers(count: self.threads - 1) : nil
-  }
-
-  deinit {
-    levelMap.free()
-    levelInverse.free()
-    levelHomography.free()
-    levelHomographyInverse.free()
-    localBounds.free()
-    localFlags.free()
-    leanLevel.free()
-    presentValues.free()
-    linearInverse.free()
-    trackTime.free()
-    trackActive.free()
-    trackChanged.free()
-    orderKey.free()
-    contextState.free()
-    hasContext.free()
-    nodeTime.free()
-    rowOf.free()
-    sortedChildren.free()
-    stack.free()
-    clipRow.free()
-    keyChanged.free()
-    resort.free()
-    resortList.free()
-    rowChanged.free()
-    chainMark.free()
-    chainRows.free()
   }
 
   /// Kept for callers that changed the tree: the scene notices changes by itself, so this only
@@ -364,7 +336,7 @@ public final class PresentationFrameBuilder {
   /// Local times of the layers with their own timing, parents first.
   func _timeNodes(_ time: Double, animated: Bool) {
     guard animated else { return }
-    let tp = scene.timingParent
+    let tp = scene.timingParent._unsafeStorage
     for m in 0..<_layerCount where tp[m] == Int32(m) {
       let above = m == 0 ? -1 : Int(tp[Int(scene.parent[m])])
       let parentTime = above < 0 ? time : nodeTime[above]

@@ -1,3 +1,4 @@
+import Columns
 import LayerModel
 
 /// The model tree compiled into columns: topology, every layer's animatable properties and
@@ -89,16 +90,6 @@ public final class CompiledScene: LayerTreeObserver {
   /// appeared, ...). Builders plan their per-frame lists again when it moves.
   package private(set) var evaluationVersion = 0
 
-  deinit {
-    lean.free()
-    bits.free()
-    parentColumn.free()
-    affineTransform.free()
-    timingParent.free()
-    animationStart.free()
-    animationEnd.free()
-  }
-
   public init(root: Layer) {
     self.root = root
     animations = FrozenAnimationProgram(AnimationProgram())
@@ -109,6 +100,10 @@ public final class CompiledScene: LayerTreeObserver {
   // MARK: LayerTreeObserver
 
   package func layerDidChange(_ layer: Layer) { pendingLayers.append(layer) }
+
+  /// Whether a `synchronize()` would change anything (the model changed since the last): a
+  /// reader on another thread must be stopped before the changes are taken in.
+  public var hasPendingChanges: Bool { topologyChanged || !pendingLayers.isEmpty || !pendingAnimations.isEmpty }
   package func layerAnimationsDidChange(_ layer: Layer) { pendingAnimations.append(layer) }
   package func layerTreeDidChange() { topologyChanged = true }
 
@@ -280,7 +275,7 @@ public final class CompiledScene: LayerTreeObserver {
 
   private func _linkTimings() {
     let n = layers.count
-    if timingParent.capacity < n { timingParent.reserve(n, filling: -1) }
+    timingParent.reserve(n)
     for m in 0..<n {
       if bits[m].contains(.hasTiming) {
         timingParent[m] = Int32(m)

@@ -30,6 +30,20 @@ public struct Box: Sendable, Hashable {
   /// Whether `p` lies inside, edges included (for world boxes, which are conservative).
   @inlinable public func holds(_ p: Point) -> Bool { p.x >= minX && p.x <= maxX && p.y >= minY && p.y <= maxY }
 
+  /// The smallest box holding both (an empty box adds nothing).
+  @inlinable public func union(_ o: Box) -> Box {
+    if isEmpty { return o }
+    if o.isEmpty { return self }
+    return Box(
+      minX: Swift.min(minX, o.minX), minY: Swift.min(minY, o.minY), maxX: Swift.max(maxX, o.maxX),
+      maxY: Swift.max(maxY, o.maxY))
+  }
+
+  /// Whether every edge is a finite number and the box is not empty.
+  @inlinable public var isFiniteAndNonEmpty: Bool {
+    !isEmpty && minX.isFinite && minY.isFinite && maxX.isFinite && maxY.isFinite
+  }
+
   @inlinable public func intersection(_ o: Box) -> Box {
     Box(
       minX: Swift.max(minX, o.minX), minY: Swift.max(minY, o.minY), maxX: Swift.min(maxX, o.maxX),
@@ -298,8 +312,12 @@ extension PresentationFrame {
 
   /// The guard-chain half of `isCandidate`, for callers that already tested the row's own bounds.
   @inlinable
-  public func _guardsAdmit(_ r: Int, _ p: Point) -> Bool {
-    var g = Int(_guardRow[r])
+  public func _guardsAdmit(_ r: Int, _ p: Point) -> Bool { _guardChainAdmits(Int(_guardRow[r]), p) }
+
+  /// Whether the guard chain starting at row `first` (-1: none) admits world point p.
+  @inlinable
+  public func _guardChainAdmits(_ first: Int, _ p: Point) -> Bool {
+    var g = first
     while g >= 0 {
       if _flags[g].contains(.clips) {
         if !_insideOwnBounds(g, p) { return false }

@@ -1,3 +1,4 @@
+import Columns
 import LayerModel
 
 /// The presentation tree at one time, computed only where asked: a layer's presentation values,
@@ -28,6 +29,16 @@ public final class LazyPresentation {
   var stamp: UInt32 = 0
   var animated = true
   var _changeVersion = -1
+  /// The stamp of a row that holds at every time (`pin`).
+  static let permanent = UInt32.max
+  /// Per layer, for `leanCandidate`: the frame stamp of its row, and the row (map from the
+  /// world, local bounds, hittable, first guard row).
+  var leanStamp = ColumnBuffer<UInt32>()
+  var leanFromWorld = ColumnBuffer<AffineMap>()
+  var leanBounds = ColumnBuffer<Box>()
+  var leanGuard = ColumnBuffer<Int32>()
+  var leanHittable = ColumnBuffer<Bool>()
+  var leanInverse = ColumnBuffer<LinearInverse>()
 
   /// Whether the hit-test order is the same at every time (no animation moves a zPosition, or
   /// the semantics ignore it): then `rank` orders candidates.
@@ -52,15 +63,6 @@ public final class LazyPresentation {
     builder._reload()
     composer = _RowComposer(builder, columns)
     _attach()
-  }
-
-  deinit {
-    evaluated.free()
-    composed.free()
-    sorted.free()
-    chain.free()
-    depth.free()
-    rank.free()
   }
 
   /// Sizes the columns, computes the static order, and turns the builder's frame into the
@@ -95,6 +97,12 @@ public final class LazyPresentation {
     f.columns = columns
     composer = _RowComposer(builder, columns)
     stamp = 0
+    leanStamp.reserve(Swift.max(n, 1), filling: 0)
+    leanFromWorld.reserve(Swift.max(n, 1), filling: .identity)
+    leanBounds.reserve(Swift.max(n, 1), filling: .nothing)
+    leanGuard.reserve(Swift.max(n, 1), filling: -1)
+    leanHittable.reserve(Swift.max(n, 1), filling: false)
+    leanInverse.reserve(Swift.max(n, 1), filling: LinearInverse(.identity))
   }
 
   /// Starts a frame at clock time `time` (the presentation tree, or with `animated: false` the
@@ -106,16 +114,88 @@ public final class LazyPresentation {
     builder.frame.time = time
     builder._timeNodes(time, animated: animated)
     stamp &+= 1
-    if stamp == 0 {
-      // After 2^32 frames: clear the stamps rather than mistake an old one for current.
+    if stamp == Self.permanent {
+      // After 2^32 frames: clear the stamps rather than mistake an old one for current (the
+      // pinned rows keep theirs).
       for m in 0..<scene.count {
-        evaluated[m] = 0
-        composed[m] = 0
+        if evaluated[m] != Self.permanent { evaluated[m] = 0 }
+        if composed[m] != Self.permanent { composed[m] = 0 }
         sorted[m] = 0
+        leanStamp[m] = 0
       }
       stamp = 1
     }
     evaluations = 0
+  }
+
+  /// Keeps layer m's row (made current first) at every time from now on: for layers whose
+  /// presentation cannot change (no animation on them or above them, in either tree), so that
+  /// a frame's candidates never evaluate them again. Until the scene changes.
+  public func pin(_ m: Int) {
+    ensure(m)
+    evaluated[m] = Self.permanent
+    composed[m] = Self.permanent
+  }
+
+  /// Whether layer m's row holds at every time (`pin`).
+  @inline(__always) public func isPinned(_ m: Int) -> Bool { composed[m] == Self.permanent }
+
+  /// Whether `leanCandidate` can decide for layer m: its presentation is its 11 lean numbers
+  /// (an affine transform, lean animations only, no layer timing), its parent is pinned, affine
+  /// and without a sublayerTransform, the order never changes and no fault changes rows.
+  /// Keeps what the evaluation needs that does not change with time.
+  public func canDecideLean(_ m: Int) -> Bool {
+    let p = Int(scene.parent[m])
+    guard p >= 0, orderIsStatic, !scene._faults.changesRows, isPinned(p) else { return false }
+    let b = scene.bits[m]
+    let pb = scene.bits[p]
+    guard b.contains(.affineTransform), !b.contains(.generalAnimations), scene.timingParent[m] < 0,
+      !pb.contains(.hasSublayerTransform), !frame.flags[p].contains(.worldProjective)
+    else { return false }
+    leanInverse[m] = LinearInverse(scene.affineTransform[m])
+    return true
+  }
+
+  /// The exact test for layer m at world point p, for a layer `canDecideLean` accepted: its
+  /// lean numbers at this frame's time and its row composed under its pinned parent, with the
+  /// builder's own operations (`LeanLevel`, pass 3's affine branch), once a frame; so the answer
+  /// equals `frame.isCandidate` on a built frame bit for bit. About one lean evaluation the
+  /// first time in a frame, an affine map and four compares after.
+  @inline(__always) public func leanCandidate(_ m: Int, _ p: Point) -> Bool {
+    if leanStamp[m] != stamp { _composeLean(m) }
+    guard leanHittable[m] else { return false }
+    let q = leanFromWorld[m].apply(p)
+    let b = leanBounds[m]
+    guard q.x >= b.minX && q.x < b.maxX && q.y >= b.minY && q.y < b.maxY else { return false }
+    return frame._guardChainAdmits(Int(leanGuard[m]), p)
+  }
+
+  /// Layer m's lean row at this frame's time (see `leanCandidate`).
+  func _composeLean(_ m: Int) {
+    var v = scene.lean[m]
+    if animated && scene.bits[m].contains(.animated) {
+      scene.animations.applyLean(scene.animationStart[m]..<scene.animationEnd[m], to: &v, atParentTime: frame.time)
+    }
+    let f = builder.frame
+    let p = Int(scene.parent[m])
+    let (map, inverse, lf, box) = withUnsafePointer(to: v) { raw in
+      LeanLevel.compute(
+        UnsafeRawPointer(raw).assumingMemoryBound(to: Double.self), transform: scene.affineTransform[m],
+        bits: scene.bits[m], rules: builder._rules, inverse: leanInverse[m])
+    }
+    let parentFlags = f.flags[p]
+    var reachable =
+      lf & PresentationFrameBuilder.localAdmitted != 0 && lf & PresentationFrameBuilder.localInvertible != 0
+      && parentFlags.contains(.reachable)
+    let tw = AffineMap.concat(map, f.toWorld[p])
+    if reachable && GeometryLimits.isTooDistorted(tw.a, tw.b, tw.c, tw.d) { reachable = false }
+    leanFromWorld[m] = AffineMap.concat(f.fromWorld[p], inverse)
+    leanBounds[m] = box
+    leanHittable[m] = reachable && box.maxX > box.minX && box.maxY > box.minY
+    let guardBits = PresentationFrame.Flags.clips.rawValue | PresentationFrame.Flags.projective.rawValue
+    leanGuard[m] = parentFlags.rawValue & guardBits == 0 ? f.guardRow[p] : Int32(p)
+    leanStamp[m] = stamp
+    evaluations &+= 1
   }
 
   /// Pass 1 for layer m, whose parent is already evaluated in this frame.
@@ -127,8 +207,8 @@ public final class LazyPresentation {
 
   /// Evaluates layer m and its ancestors (pass 1) where not yet done in this frame.
   @inline(__always) public func evaluate(_ m: Int) {
-    if evaluated[m] == stamp { return }
-    _walkUp(m) { $0.evaluated[$1] == $0.stamp }
+    if evaluated[m] == stamp || evaluated[m] == Self.permanent { return }
+    _walkUp(m) { $0.evaluated[$1] == $0.stamp || $0.evaluated[$1] == Self.permanent }
     var i = _chainLength
     while i > 0 {
       i -= 1
@@ -140,13 +220,13 @@ public final class LazyPresentation {
   /// world box, guard row) in this frame. After it, `frame.isCandidate(m, p)` is the exact
   /// test. O(1) when already done, else O(the ancestors not yet done).
   @inline(__always) public func ensure(_ m: Int) {
-    if composed[m] == stamp { return }
-    _walkUp(m) { $0.composed[$1] == $0.stamp }
+    if composed[m] == stamp || composed[m] == Self.permanent { return }
+    _walkUp(m) { $0.composed[$1] == $0.stamp || $0.composed[$1] == Self.permanent }
     var i = _chainLength
     while i > 0 {
       i -= 1
       let c = Int(chain[i])
-      if evaluated[c] != stamp { _evaluateOne(c) }
+      if evaluated[c] != stamp && evaluated[c] != Self.permanent { _evaluateOne(c) }
       composer.compose(c)
       composed[c] = stamp
     }
@@ -184,7 +264,7 @@ public final class LazyPresentation {
       _ = builder._sortSublayers(m)
       sorted[m] = stamp
     }
-    return UnsafeBufferPointer(start: builder.sortedChildren.base + a, count: b - a)
+    return UnsafeBufferPointer(start: builder.sortedChildren._unsafeStorage + a, count: b - a)
   }
 
   /// Layer m's row in the presentation frame of the model tree: its hit-test rank at every

@@ -1,3 +1,4 @@
+import Columns
 import LayerModel
 
 /// Conservative world boxes over a time window: for each layer and window [t0, t1], a box
@@ -77,21 +78,6 @@ public final class MotionBounds {
     _attach()
   }
 
-  deinit {
-    moves.free()
-    fixedBox.free()
-    localTimes.free()
-    map.free()
-    kind.free()
-    clipBox.free()
-    boxes.free()
-    chain.free()
-    computed.free()
-    piecewiseLinear.free()
-    breakTimes.free()
-    breakProgress.free()
-  }
-
   public var count: Int { scene.count }
 
   /// Classifies the layers and computes the fixed ones' boxes (from the model at time 0: they
@@ -156,7 +142,8 @@ public final class MotionBounds {
     let dt = program.clockTimeError(k, from: t0, to: t1)
     guard dt * 0x1p20 <= t1 - t0,
       let count = program.breakpoints(
-        k, from: t0, to: t1, times: breakTimes.base, progress: breakProgress.base, capacity: Self.maximumBreakpoints),
+        k, from: t0, to: t1, times: breakTimes._unsafeStorage, progress: breakProgress._unsafeStorage,
+        capacity: Self.maximumBreakpoints),
       let f0 = program.progress(k, atLocalTime: t0), let f1 = program.progress(k, atLocalTime: t1)
     else { return nil }
     let p = Int(scene.parent[m])
@@ -264,8 +251,19 @@ public final class MotionBounds {
     return b
   }
 
+  /// Whether each computation first takes in the scene's changes (`CompiledScene.synchronize`).
+  /// False for an instance that computes on another thread than the one that changes the
+  /// scene: its owner calls `resynchronize()` while it is idle instead.
+  public var synchronizesWithScene = true
+
   /// Brings the classification up to date with the scene (after model changes).
   func _synchronize() {
+    if synchronizesWithScene { scene.synchronize() }
+    if _version != scene.changeVersion { _attach() }
+  }
+
+  /// Takes in the scene's changes now (from the thread that owns the scene).
+  public func resynchronize() {
     scene.synchronize()
     if _version != scene.changeVersion { _attach() }
   }

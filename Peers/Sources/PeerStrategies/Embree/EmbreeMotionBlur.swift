@@ -4,17 +4,18 @@ import LayerModel
 import Presentation
 
 /// Embree 3's motion-blur BVH as the index of a time-aware strategy (CPeers/embree.cpp): per
-/// time segment, each moving group is a user primitive with two time steps, its linear bounds'
-/// box at the segment's start and at its end (`LinearBoundsStrategy` fits them exactly as
+/// time window, each moving group is a user primitive with two time steps, its linear bounds'
+/// box at the window's start and at its end (`WindowedStrategy` fits them exactly as
 /// `linear-bvh` does); Embree builds its motion-blur BVH over them and `rtcPointQuery` at the
-/// segment fraction visits the primitives whose interpolated boxes may hold the point. The
+/// window fraction visits the primitives whose interpolated boxes may hold the point. The
 /// peer of the project's `linear-bvh`: same bounds, Embree's tree instead of ours.
-public struct EmbreeMotionIndex: LinearBoundsIndex {
+public struct EmbreeMotionIndex: MotionIndex {
   public static let name = "embree-motion"
   public static let summary =
     "peer, time-aware: Embree 3 motion-blur BVH over the groups' linear bounds per segment, rtcPointQuery at time t"
   public static let family = StrategyFamily.peer
   public static let package = "libembree-dev"
+  public static var bounds: MotionBoundsKind { .linear }
   /// Embree's point query squares single-precision coordinates.
   public static var magnitudeLimit: Double { 1e15 }
 
@@ -24,6 +25,8 @@ public struct EmbreeMotionIndex: LinearBoundsIndex {
   public init() {}
 
   public var memoryFootprint: Int { boxes.capacity * 8 }
+
+  public mutating func reserve(_ entries: Int) { boxes.reserveCapacity(entries * 8) }
 
   public mutating func rebuild(start: UnsafeBufferPointer<Box>, end: UnsafeBufferPointer<Box>) {
     guard let handle else { preconditionFailure("\(Self.name): library not built in (install \(Self.package))") }
@@ -46,10 +49,11 @@ public struct EmbreeMotionIndex: LinearBoundsIndex {
     boxes.append(b.maxY + pad)
   }
 
-  public func candidates(_ p: Point, at s: Double) -> UnsafeBufferPointer<Int32> {
-    guard let handle else { return UnsafeBufferPointer(start: nil, count: 0) }
+  public func candidates(_ p: Point, at s: Double, into out: UnsafeMutablePointer<Int32>) -> Int {
+    guard let handle else { return 0 }
     var entries: UnsafePointer<Int32>?
     let n = Int(hb_peer_query(handle.raw, p.x, p.y, Float(s), &entries))
-    return UnsafeBufferPointer(start: entries, count: n)
+    if n > 0, let entries { out.update(from: entries, count: n) }
+    return n
   }
 }

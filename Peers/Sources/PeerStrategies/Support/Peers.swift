@@ -1,3 +1,4 @@
+import BenchKit
 import HitTesting
 
 /// The peers, registered with the harness.
@@ -15,14 +16,14 @@ public enum Peers {
 
   /// Adds every built-in peer to `StrategyKind.allCases` (so to every verb); names the missing.
   public static func register() {
-    if Box2DTree.isAvailable { StrategyKind.register(frameStrategy: PeerStrategy<Box2DTree>.self) }
-    if BulletDbvt.isAvailable { StrategyKind.register(frameStrategy: PeerStrategy<BulletDbvt>.self) }
-    if GEOSSTRtree.isAvailable { StrategyKind.register(frameStrategy: PeerStrategy<GEOSSTRtree>.self) }
-    if SpatialIndexRStar.isAvailable { StrategyKind.register(frameStrategy: PeerStrategy<SpatialIndexRStar>.self) }
+    if Box2DTree.isAvailable { Strategies.register(frameStrategy: PeerStrategy<Box2DTree>.self) }
+    if BulletDbvt.isAvailable { Strategies.register(frameStrategy: PeerStrategy<BulletDbvt>.self) }
+    if GEOSSTRtree.isAvailable { Strategies.register(frameStrategy: PeerStrategy<GEOSSTRtree>.self) }
+    if SpatialIndexRStar.isAvailable { Strategies.register(frameStrategy: PeerStrategy<SpatialIndexRStar>.self) }
     if EmbreeBVH.isAvailable {
-      StrategyKind.register(frameStrategy: PeerStrategy<EmbreeBVH>.self)
-      StrategyKind.register(frameStrategy: PeerStrategy<EmbreeRefitBVH>.self)
-      StrategyKind.register(sceneStrategy: LinearBoundsStrategy<EmbreeMotionIndex>.self)
+      Strategies.register(frameStrategy: PeerStrategy<EmbreeBVH>.self)
+      Strategies.register(frameStrategy: PeerStrategy<EmbreeRefitBVH>.self)
+      Strategies.register(sceneStrategy: WindowedStrategy<EmbreeMotionIndex>.self)
     }
     for p in all where !p.available {
       StrategyKind.registerMissing(p.name, reason: "not built: install \(p.package), then bash scripts/peers.sh")

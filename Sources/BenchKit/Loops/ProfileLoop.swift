@@ -1,3 +1,5 @@
+import Clocks
+import HitTesting
 import LayerModel
 import Presentation
 
@@ -14,13 +16,15 @@ public enum ProfilePhase: String, CaseIterable, Sendable {
   case frame
 }
 
-/// Runs one phase of one strategy in a loop for perf: specialised per strategy like `FrameLoop`.
-/// `enable` and `disable` are called around the repeated phase only (perf's control FIFO).
+/// Runs one phase of one strategy in a loop for perf, specialised per strategy like the timed
+/// frames. `enable` and `disable` are called around the repeated phase only (perf's control
+/// FIFO).
 public struct ProfileLoop {
   public var builder: PresentationFrameBuilder
   public var points: [Point]
   public var phase: ProfilePhase
   public var seconds: Double
+  public var options = StrategyOptions()
 
   public init(builder: PresentationFrameBuilder, points: [Point], phase: ProfilePhase, seconds: Double) {
     self.builder = builder
@@ -32,22 +36,20 @@ public struct ProfileLoop {
   /// Runs; answers how many times the phase ran.
   public func run(_ kind: StrategyKind, enable: () -> Void, disable: () -> Void) -> Int {
     withoutActuallyEscaping(enable) { enable in
-      withoutActuallyEscaping(disable) { disable in
-        kind.dispatch(_Profile(loop: self, enable: enable, disable: disable))
-      }
+      withoutActuallyEscaping(disable) { disable in Strategies.loops(kind).profile(self, enable, disable) }
     }
   }
 }
 
-struct _Profile: StrategyVisitor {
-  let loop: ProfileLoop
-  let enable: () -> Void
-  let disable: () -> Void
-
-  func visit<S: FrameStrategy>(frameStrategy type: S.Type) -> Int {
+/// The profile loops, specialised per strategy (see `TimedFrames`).
+public enum ProfiledPhases {
+  @inlinable @inline(never)
+  public static func run<S: FrameStrategy>(
+    _ type: S.Type, _ loop: ProfileLoop, _ enable: () -> Void, _ disable: () -> Void
+  ) -> Int {
     var s = S()
     s.update(with: loop.builder.build(at: 0.5, columns: S.columns))
-    return _loop(&s) { s, t, phase in
+    return _loop(&s, loop, enable, disable) { s, t, phase in
       switch phase {
       case .update:
         s.update(with: loop.builder.frame)
@@ -59,20 +61,27 @@ struct _Profile: StrategyVisitor {
     }
   }
 
-  func visit<S: SceneStrategy>(sceneStrategy type: S.Type) -> Int {
+  @inlinable @inline(never)
+  public static func run<S: SceneStrategy>(
+    _ type: S.Type, _ loop: ProfileLoop, _ enable: () -> Void, _ disable: () -> Void
+  ) -> Int {
     var s = S()
-    s.attach(to: loop.builder.scene, semantics: loop.builder.semantics)
+    s.attach(to: loop.builder.scene, semantics: loop.builder.semantics, options: loop.options)
     s.update(at: 0.5, animated: true)
-    return _loop(&s) { s, t, phase in
+    return _loop(&s, loop, enable, disable) { s, t, phase in
       if phase != .presentation { s.update(at: t, animated: true) }
     }
   }
 
-  func _loop<S: HitTestStrategy>(_ s: inout S, _ step: (inout S, Double, ProfilePhase) -> Void) -> Int {
+  @inlinable @inline(__always)
+  static func _loop<S: HitTestStrategy>(
+    _ s: inout S, _ loop: ProfileLoop, _ enable: () -> Void, _ disable: () -> Void,
+    _ step: (inout S, Double, ProfilePhase) -> Void
+  ) -> Int {
     let answers = UnsafeMutableBufferPointer<LayerID?>.allocate(capacity: Swift.max(loop.points.count, 1))
     answers.initialize(repeating: nil)
     defer { answers.deallocate() }
-    let deadline = monotonicNanoseconds() + UInt64(loop.seconds * 1e9)
+    let deadline = Clocks.monotonicNanoseconds() + UInt64(loop.seconds * 1e9)
     var runs = 0
     var t = 0.5
     enable()
@@ -81,15 +90,15 @@ struct _Profile: StrategyVisitor {
         for _ in 0..<8 {
           t += 1.0 / 120
           switch loop.phase {
-          case .queries: QueryLoop.answer(s, pts, into: answers)
+          case .queries: s.answer(pts, into: answers)
           case .update, .presentation: step(&s, t, loop.phase)
           case .frame:
             step(&s, t, .frame)
-            QueryLoop.answer(s, pts, into: answers)
+            s.answer(pts, into: answers)
           }
           runs += 1
         }
-      } while monotonicNanoseconds() < deadline
+      } while Clocks.monotonicNanoseconds() < deadline
     }
     disable()
     return runs

@@ -1,0 +1,60 @@
+import HitTesting
+import LayerModel
+import Presentation
+
+/// What the runner does between timed regions: read allocation counters, check answers.
+/// Called once or twice per frame, never per query.
+public protocol FrameLoopHooks: AnyObject {
+  /// Just before frame `index` starts (nothing timed is running).
+  func frameWillStart(_ index: Int)
+  /// Just after frame `index`'s queries, with the frame's time, its points and the answers.
+  func frameDidEnd(
+    _ index: Int, time: Double, timing: FrameTiming, points: UnsafeBufferPointer<Point>,
+    answers: UnsafeBufferPointer<LayerID?>)
+}
+
+/// The frames of one run: per frame, everything from the model tree at time t to the answers,
+/// each phase timed on the monotonic clock (`TimedFrames`). A frame strategy's frame is the
+/// presentation build (only its columns) + its update + its queries; a scene strategy's is its
+/// update at t (re-indexing included) + its queries.
+public struct FrameLoop {
+  public var builder: PresentationFrameBuilder
+  /// Clock time of each frame (warm-up frames included).
+  public var times: [Double]
+  /// `queries` points per frame, frame after frame.
+  public var points: [Point]
+  public var queries: Int
+  /// false: hit-test the model tree (animations not applied).
+  public var animated = true
+  /// What scene strategies are attached with (a pinned window).
+  public var options = StrategyOptions()
+
+  public init(builder: PresentationFrameBuilder, times: [Double], points: [Point], queries: Int) {
+    precondition(points.count == times.count * queries, "points must hold queries x frames")
+    self.builder = builder
+    self.times = times
+    self.points = points
+    self.queries = queries
+  }
+
+  /// What a run leaves besides the hooks' records.
+  public struct Outcome: Sendable {
+    /// The strategy's index bytes after the last frame.
+    public var indexBytes: Int
+    /// Boxes or nodes tested per query on the last frame (an untimed counting pass).
+    public var testedPerQuery: Double
+    /// One candidate's evaluation and exact test, for strategies that evaluate lazily (an
+    /// untimed pass after the frames, `CandidateCosting`); 0 for others.
+    public var nsPerCandidate: Double
+    public init(indexBytes: Int, testedPerQuery: Double, nsPerCandidate: Double = 0) {
+      self.indexBytes = indexBytes
+      self.testedPerQuery = testedPerQuery
+      self.nsPerCandidate = nsPerCandidate
+    }
+  }
+
+  /// Runs every frame with a fresh strategy of kind `kind`, through its specialised loop.
+  public func run(_ kind: StrategyKind, hooks: any FrameLoopHooks) -> Outcome {
+    Strategies.loops(kind).frames(self, hooks)
+  }
+}

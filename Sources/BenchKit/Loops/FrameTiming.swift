@@ -1,0 +1,29 @@
+import HitTesting
+
+/// One frame, measured end to end: everything a strategy needs from the model tree at time t
+/// to its answers.
+public struct FrameTiming: Sendable {
+  /// Building the presentation frame (frame strategies only; the builder computes only the
+  /// columns the strategy reads), and its three passes.
+  public var presentationNs: UInt64 = 0
+  public var buildTimingNs: UInt64 = 0
+  public var buildOrderNs: UInt64 = 0
+  public var buildComposeNs: UInt64 = 0
+  /// The strategy's own update (a scene strategy's includes any re-index on this thread), and
+  /// its queries.
+  public var updateNs: UInt64 = 0
+  public var queriesNs: UInt64 = 0
+  /// CPU time of the whole process over the frame (every thread: a build's worker, a
+  /// background re-index), read around the wall-clock region.
+  public var cpuNs: UInt64 = 0
+  /// Rows the build recomputed (frame strategies), and the strategy's own work counters.
+  public var rowsRecomputed = 0
+  public var counters = StrategyCounters()
+
+  public init() {}
+
+  /// The whole frame: build + update + queries.
+  public var frameNs: UInt64 { presentationNs &+ updateNs &+ queriesNs }
+  /// The strategy's own share: update + queries.
+  public var hitTestNs: UInt64 { updateNs &+ queriesNs }
+}

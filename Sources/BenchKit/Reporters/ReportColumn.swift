@@ -1,0 +1,168 @@
+/// A column of the terminal table and the Markdown table (`hitbench run --columns`): its name
+/// on the command line, its header, and its cell for a result. JSON and CSV carry every field
+/// whatever the columns. Times are per frame, in microseconds (`ReportColumn.microseconds`).
+public struct ReportColumn: Sendable, Hashable {
+  /// The name `--columns` takes.
+  public let name: String
+  public let header: String
+  /// One line for `--help` and docs/results-schema.md.
+  public let meaning: String
+  /// Whether the cell is text (left-aligned) rather than a number.
+  public let isText: Bool
+  /// Whether the column describes the configuration rather than the strategy's result (the
+  /// table groups results by the configuration columns it does not show).
+  public let isConfiguration: Bool
+  let _cell: @Sendable (Measurement, RunReport) -> String
+
+  init(
+    _ name: String, _ header: String, _ meaning: String, text: Bool = false, configuration: Bool = false,
+    _ cell: @escaping @Sendable (Measurement, RunReport) -> String
+  ) {
+    self.name = name
+    self.header = header
+    self.meaning = meaning
+    isText = text
+    isConfiguration = configuration
+    _cell = cell
+  }
+
+  public func cell(_ m: Measurement, in report: RunReport) -> String { _cell(m, report) }
+
+  public static func == (a: ReportColumn, b: ReportColumn) -> Bool { a.name == b.name }
+  public func hash(into h: inout Hasher) { h.combine(name) }
+
+  /// A time in ns as microseconds, at most 7 characters up to 10 s: two decimals below 10 us,
+  /// one below 1000 us, none above.
+  public static func microseconds(_ ns: Double) -> String {
+    let us = ns / 1000
+    return _fixed(us, us < 10 ? 2 : (us < 1000 ? 1 : 0))
+  }
+
+  /// What the default table shows: 120 columns wide with the longest names.
+  public static let defaults: [ReportColumn] = [
+    .strategy, .family, .queries, .mean, .p99, .median, .build, .update, .queriesTime, .cpu, .overBudget, .allocations,
+    .note,
+  ]
+
+  /// The column named `name`.
+  public static func named(_ name: String) -> ReportColumn? { all.first { $0.name == name } }
+
+  /// Every column, in the order `--columns all` shows them.
+  public static let all: [ReportColumn] = [
+    .strategy, .family, .scene, .layers, .animated, .workload, .semantics, .tree, .threads, .frames, .queries, .mean,
+    .p99, .max, .median, .p90, .min, .stddev, .build, .update, .queriesTime, .hitTest, .cpu, .overBudget,
+    .allocations, .bytes, .nsPerQuery, .nsPerCandidate, .candidates, .tested, .rows, .reindexed, .windowMs, .windows,
+    .indexKiB, .queryFloor, .updateFloor, .speedup, .note,
+  ]
+
+  static let strategy = ReportColumn("strategy", "strategy", "the strategy's CLI name", text: true) { m, _ in
+    m.strategy
+  }
+  static let family = ReportColumn("family", "family", "rebuild, lazy, time-aware or peer", text: true) { m, _ in
+    m.family
+  }
+  static let scene = ReportColumn("scene", "scene", "scene kind or file", text: true, configuration: true) { m, _ in
+    m.scene
+  }
+  static let layers = ReportColumn("layers", "layers", "layers in the scene", configuration: true) { m, _ in
+    "\(m.layers)"
+  }
+  static let animated = ReportColumn("animated", "anim", "share of layers animated", configuration: true) { m, _ in
+    _fixed(m.animatedFraction, 2)
+  }
+  static let workload = ReportColumn("workload", "workload", "where the points fall", text: true, configuration: true) {
+    m, _ in m.workload
+  }
+  static let semantics = ReportColumn(
+    "semantics", "semantics", "calayer, calayer-seed or uiview", text: true, configuration: true
+  ) { m, _ in m.semantics }
+  static let tree = ReportColumn("tree", "tree", "presentation or model tree", text: true, configuration: true) {
+    m, _ in m.tree
+  }
+  static let threads = ReportColumn("threads", "thr", "threads of the presentation build", configuration: true) {
+    m, _ in "\(m.threads)"
+  }
+  static let frames = ReportColumn("frames", "frames", "measured frames") { m, _ in "\(m.frames)" }
+  static let queries = ReportColumn("queries", "Q", "queries per frame") { m, _ in "\(m.queriesPerFrame)" }
+  static let mean = ReportColumn("mean", "mean", "end-to-end frame, mean (throughput)") { m, _ in
+    microseconds(m.frameNs.mean)
+  }
+  static let p99 = ReportColumn("p99", "p99", "end-to-end frame, 99th percentile (smoothness)") { m, _ in
+    microseconds(m.frameNs.p99)
+  }
+  static let max = ReportColumn("max", "max", "the slowest frame") { m, _ in microseconds(m.frameNs.max) }
+  static let median = ReportColumn("median", "median", "end-to-end frame, median (information)") { m, _ in
+    microseconds(m.frameNs.median)
+  }
+  static let p90 = ReportColumn("p90", "p90", "end-to-end frame, 90th percentile") { m, _ in
+    microseconds(m.frameNs.p90)
+  }
+  static let min = ReportColumn("min", "min", "the fastest frame") { m, _ in microseconds(m.frameNs.min) }
+  static let stddev = ReportColumn("stddev", "stddev", "standard deviation of the frame") { m, _ in
+    microseconds(m.frameNs.stddev)
+  }
+  static let build = ReportColumn("build", "build", "presentation build (mean; 0 for scene strategies)") { m, _ in
+    microseconds(m.presentationNs.mean)
+  }
+  static let update = ReportColumn("update", "update", "the strategy's update (mean)") { m, _ in
+    microseconds(m.updateNs.mean)
+  }
+  static let queriesTime = ReportColumn("queries-time", "queries", "the Q queries (mean)") { m, _ in
+    microseconds(m.queriesNs.mean)
+  }
+  static let hitTest = ReportColumn("hittest", "hittest", "update + queries (mean)") { m, _ in
+    microseconds(m.hitTestNs.mean)
+  }
+  static let cpu = ReportColumn("cpu", "cpu", "process CPU time per frame, every thread (mean)") { m, _ in
+    microseconds(m.cpuNs.mean)
+  }
+  static let overBudget = ReportColumn("over-budget", ">budget", "frames longer than the budget (--budget)") { m, _ in
+    "\(m.framesOverBudget)"
+  }
+  static let allocations = ReportColumn("allocs", "allocs", "heap allocations per frame (jemalloc)") { m, _ in
+    m.allocationsPerFrame == 0 ? "0" : _fixed(m.allocationsPerFrame, 2)
+  }
+  static let bytes = ReportColumn("bytes", "bytes", "bytes allocated per frame") { m, _ in
+    _fixed(m.bytesAllocatedPerFrame, 0)
+  }
+  static let nsPerQuery = ReportColumn("ns-query", "ns/query", "queries' mean / Q") { m, _ in _fixed(m.nsPerQuery, 1) }
+  static let nsPerCandidate = ReportColumn(
+    "ns-candidate", "ns/cand", "cost of one time-aware candidate (lazy evaluation + exact test)"
+  ) { m, _ in m.nsPerCandidate > 0 ? _fixed(m.nsPerCandidate, 1) : "-" }
+  static let candidates = ReportColumn("candidates", "cand/q", "exact-tested candidates per query") { m, _ in
+    _fixed(m.candidatesPerQuery, 1)
+  }
+  static let tested = ReportColumn("tested", "tested/q", "boxes or nodes tested per query") { m, _ in
+    _fixed(m.testedPerQuery, 1)
+  }
+  static let rows = ReportColumn("rows", "rows", "rows the build recomputed per frame") { m, _ in
+    _fixed(m.rowsRecomputedPerFrame, 0)
+  }
+  static let reindexed = ReportColumn("reindexed", "reindex", "index entries rebuilt per frame") { m, _ in
+    _fixed(m.reindexedPerFrame, 0)
+  }
+  static let windowMs = ReportColumn("window-ms", "win ms", "a time-aware strategy's window") { m, _ in
+    m.windowMs > 0 ? _fixed(m.windowMs, 1) + (m.windowPinned ? "*" : "") : "-"
+  }
+  static let windows = ReportColumn("windows", "windows", "windows the measured frames span") { m, _ in
+    m.windowsHeld > 0 ? _fixed(m.windowsHeld, 1) : "-"
+  }
+  static let indexKiB = ReportColumn("index-kib", "KiB", "the strategy's memory footprint") { m, _ in
+    _fixed(Double(m.indexBytes) / 1024, 0)
+  }
+  static let queryFloor = ReportColumn("query-floor", "q-floor x", "ns per query / the query floor") { m, _ in
+    _fixed(m.queryFloorRatio, 1)
+  }
+  static let updateFloor = ReportColumn("update-floor", "u-floor x", "update mean / the update floor") { m, _ in
+    _fixed(m.updateFloorRatio, 1)
+  }
+  static let speedup = ReportColumn("speedup", "vs walk", "tree-walk's mean frame / this one") { m, report in
+    guard let b = report.baseline(m), m.frameNs.mean > 0 else { return "-" }
+    return formatRatio(b.frameNs.mean / m.frameNs.mean) + "x"
+  }
+  static let note = ReportColumn("note", "", "noisy (p99 or MAD spread), DISAGREES(n) with --verify", text: true) {
+    m, _ in
+    [m.noisy ? "noisy" : "", m.disagreements > 0 ? "DISAGREES(\(m.disagreements))" : ""].filter { !$0.isEmpty }
+      .joined(separator: " ")
+  }
+}

@@ -1,0 +1,71 @@
+import JSON
+
+extension RunReport {
+  /// The schema's name, in `meta.schema`: `compare` reads only files of this schema.
+  public static let schema = "hitbench-results/3"
+
+  /// A summary's statistics, in schema order.
+  static func statistics(_ s: Summary) -> [(String, Double)] {
+    [
+      ("min", s.min), ("median", s.median), ("p90", s.p90), ("p99", s.p99), ("max", s.max), ("mad", s.mad),
+      ("mean", s.mean), ("stddev", s.stddev), ("count", Double(s.count)),
+    ]
+  }
+
+  /// Every result field with its value, in schema order (JSON and CSV share it).
+  static func fields(_ m: Measurement) -> [(String, JSONValue)] {
+    func summary(_ s: Summary) -> JSONValue { .object(statistics(s).map { ($0.0, .number($0.1)) }) }
+    return [
+      ("strategy", .string(m.strategy)), ("family", .string(m.family)), ("scene", .string(m.scene)),
+      ("layers", .number(Double(m.layers))), ("animatedFraction", .number(m.animatedFraction)),
+      ("queriesPerFrame", .number(Double(m.queriesPerFrame))), ("workload", .string(m.workload)),
+      ("semantics", .string(m.semantics)), ("tree", .string(m.tree)), ("frames", .number(Double(m.frames))),
+      ("threads", .number(Double(m.threads))),
+      ("frameNs", summary(m.frameNs)), ("hitTestNs", summary(m.hitTestNs)),
+      ("presentationNs", summary(m.presentationNs)), ("buildTimingNs", summary(m.buildTimingNs)),
+      ("buildOrderNs", summary(m.buildOrderNs)), ("buildComposeNs", summary(m.buildComposeNs)),
+      ("updateNs", summary(m.updateNs)), ("queriesNs", summary(m.queriesNs)), ("cpuNs", summary(m.cpuNs)),
+      ("budgetNs", .number(m.budgetNs)), ("framesOverBudget", .number(Double(m.framesOverBudget))),
+      ("nsPerQuery", .number(m.nsPerQuery)), ("nsPerCandidate", .number(m.nsPerCandidate)),
+      ("rowsRecomputedPerFrame", .number(m.rowsRecomputedPerFrame)),
+      ("presentationsPerQuery", .number(m.presentationsPerQuery)),
+      ("candidatesPerQuery", .number(m.candidatesPerQuery)), ("reindexedPerFrame", .number(m.reindexedPerFrame)),
+      ("unboundedLayers", .number(m.unboundedLayers)), ("windowMs", .number(m.windowMs)),
+      ("windowsHeld", .number(m.windowsHeld)), ("windowPinned", .bool(m.windowPinned)),
+      ("allocationsPerFrame", .number(m.allocationsPerFrame)),
+      ("bytesAllocatedPerFrame", .number(m.bytesAllocatedPerFrame)),
+      ("peakResidentBytes", .number(Double(m.peakResidentBytes))), ("indexBytes", .number(Double(m.indexBytes))),
+      ("testedPerQuery", .number(m.testedPerQuery)), ("queryFloorNs", .number(m.queryFloorNs)),
+      ("updateFloorNs", .number(m.updateFloorNs)), ("queryFloorRatio", .number(m.queryFloorRatio)),
+      ("updateFloorRatio", .number(m.updateFloorRatio)), ("noisy", .bool(m.noisy)),
+      ("verifiedAnswers", .number(Double(m.verifiedAnswers))),
+      ("toleratedAnswers", .number(Double(m.toleratedAnswers))), ("disagreements", .number(Double(m.disagreements))),
+    ]
+  }
+
+  public func json() -> JSONValue {
+    var metaFields: [(String, JSONValue)] = [
+      ("schema", .string(Self.schema)), ("toolchain", .string(meta.toolchain)),
+      ("buildFlags", .string(meta.buildFlags)), ("cpuModel", .string(meta.cpuModel)),
+      ("cores", .number(Double(meta.cores))), ("memoryBytes", .number(Double(meta.memoryBytes))),
+      ("gitCommit", .string(meta.gitCommit)), ("seed", .number(Double(meta.seed))), ("command", .string(meta.command)),
+      ("date", .string(meta.date)),
+    ]
+    if let suite { metaFields.append(("suite", .string(suite))) }
+    let thresholdValues: [(String, JSONValue)] = Metric.allCases.compactMap { metric in
+      thresholds[metric].map {
+        (metric.rawValue, .object([("relative", .number($0.relative)), ("absolute", .number($0.absolute))]))
+      }
+    }
+    let targetValues: [JSONValue] = targets.map {
+      .object([
+        ("name", .string($0.name)), ("status", .string($0.verdict.status.rawValue)),
+        ("measured", .string($0.verdict.measured)),
+      ])
+    }
+    return .object([
+      ("meta", .object(metaFields)), ("thresholds", .object(thresholdValues)), ("targets", .array(targetValues)),
+      ("results", .array(results.map { .object(Self.fields($0)) })),
+    ])
+  }
+}

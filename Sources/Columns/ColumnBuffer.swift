@@ -1,0 +1,99 @@
+/// Memory for `capacity` elements of a trivial type, owned by exactly one value (it cannot be
+/// copied, so it cannot be freed twice) and freed with it. Grown, never shrunk, at least twofold
+/// (a size that creeps up from frame to frame allocates a logarithmic number of times), so the
+/// steady state of whatever owns it allocates nothing. Elements are read and written by index
+/// (bounds-checked with `HITBENCH_INTERNAL_CHECKS`, as the test suite builds) or, in a hot
+/// loop, through a pointer valid only inside `withUnsafeMutableBufferPointer`. No reference
+/// counting, no exclusivity checks, no copy-on-write.
+public struct ColumnBuffer<Element: BitwiseCopyable>: ~Copyable {
+  @usableFromInline var _base: UnsafeMutablePointer<Element>
+  /// Elements the storage holds.
+  public private(set) var capacity: Int
+  /// Elements in use: indices below it are valid (set by `reserve`).
+  public private(set) var count: Int
+
+  /// An empty buffer (no allocation of any size that matters).
+  public init() {
+    _base = .allocate(capacity: 1)
+    capacity = 0
+    count = 0
+  }
+
+  /// `count` copies of `value`.
+  public init(repeating value: Element, count: Int) {
+    self.init()
+    reserve(count, filling: value)
+  }
+
+  deinit { _base.deallocate() }
+
+  /// Makes `n` elements usable, keeping the first `min(n, count)` when it does not grow and
+  /// none when it does; with `filling`, every one of the `n` is set to it.
+  public mutating func reserve(_ n: Int, filling value: Element? = nil) {
+    precondition(n >= 0, "a negative size")
+    if n > capacity {
+      _base.deallocate()
+      capacity = Swift.max(n, capacity * 2, 16)
+      _base = .allocate(capacity: capacity)
+    }
+    count = n
+    if let value { _base.initialize(repeating: value, count: n) }
+  }
+
+  /// Makes `n` elements usable, keeping every existing one (grows by copying).
+  public mutating func resize(_ n: Int, filling value: Element) {
+    precondition(n >= 0, "a negative size")
+    if n > capacity {
+      let bigger = UnsafeMutablePointer<Element>.allocate(capacity: Swift.max(n, capacity * 2, 16))
+      bigger.initialize(from: _base, count: count)
+      _base.deallocate()
+      _base = bigger
+      capacity = Swift.max(n, capacity * 2, 16)
+    }
+    if n > count { (_base + count).initialize(repeating: value, count: n - count) }
+    count = n
+  }
+
+  /// Element i (checked against `count` with `HITBENCH_INTERNAL_CHECKS`). Writes go through the
+  /// storage, so an owner need not be mutable to write (no exclusivity check per element).
+  @inlinable @inline(__always) public subscript(i: Int) -> Element {
+    get {
+      _checkIndex(i)
+      return _base[i]
+    }
+    nonmutating set {
+      _checkIndex(i)
+      _base[i] = newValue
+    }
+  }
+
+  @inlinable @inline(__always) func _checkIndex(_ i: Int) {
+    #if HITBENCH_INTERNAL_CHECKS
+      precondition(i >= 0 && i < count, "index \(i) outside 0..<\(count)")
+    #endif
+  }
+
+  /// The elements in use, for a hot loop: the pointer is valid only inside `body` (any
+  /// `reserve` or `resize` may move the storage).
+  @inlinable @inline(__always)
+  public func withUnsafeMutableBufferPointer<R, E: Error>(_ body: (UnsafeMutableBufferPointer<Element>) throws(E) -> R)
+    throws(E) -> R
+  {
+    try body(UnsafeMutableBufferPointer(start: _base, count: count))
+  }
+
+  /// The same, read-only.
+  @inlinable @inline(__always)
+  public func withUnsafeBufferPointer<R, E: Error>(_ body: (UnsafeBufferPointer<Element>) throws(E) -> R) throws(E) -> R
+  {
+    try body(UnsafeBufferPointer(start: _base, count: count))
+  }
+
+  /// Bytes held.
+  public var memoryFootprint: Int { capacity * MemoryLayout<Element>.stride }
+
+  /// The storage, for a view that a scoped method of this package builds over several columns
+  /// at once (`MotionGroups.withView`): valid while the owner neither reserves nor goes away,
+  /// which the scope guarantees. Not for anything that outlives the scope.
+  package var _unsafeStorage: UnsafeMutablePointer<Element> { _base }
+}

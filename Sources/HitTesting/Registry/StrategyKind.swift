@@ -1,0 +1,131 @@
+import LayerModel
+import Presentation
+import Synchronization
+
+/// A strategy by CLI name: its description, and what tools and verification do with it, as
+/// closures made where its concrete type is known (so each is specialised for it). This
+/// package's strategies are registered from the start; an optional package (Peers/) registers
+/// its own before any command runs (through BenchKit's `Strategies.register`, which adds the
+/// measured loops too), and from then on every verb (`list`, `--strategy all`, `hittest`,
+/// `verify`, suites) sees them like the built-in ones.
+public struct StrategyKind: RawRepresentable, CaseIterable, Hashable, Sendable, CustomStringConvertible {
+  public let rawValue: String
+  /// One line: what it is and when to pick it.
+  public let summary: String
+  public let family: StrategyFamily
+  /// Whether the strategy consumes a built presentation frame (a frame strategy: rebuilds and
+  /// the frame peers) rather than working from the compiled scene.
+  public let consumesFrame: Bool
+  /// Swift's name for the concrete type (`HitTesting.TreeWalk`): the name its specialised
+  /// loops carry in a binary's symbols.
+  public let typeName: String
+  let _answers: @Sendable (PresentationFrameBuilder, [Point], Bool, StrategyOptions) -> [LayerID?]
+  let _entry: any _StrategyEntry
+
+  public static let treeWalk = StrategyKind(frameStrategy: TreeWalk.self)
+  public static let flatScan = StrategyKind(frameStrategy: FlatScan.self)
+  public static let flatTree = StrategyKind(frameStrategy: FlatTree.self)
+  public static let bvhSAH = StrategyKind(frameStrategy: BVH<SAHBuilder>.self)
+  public static let bvhLBVH = StrategyKind(frameStrategy: BVH<LinearBuilder>.self)
+  public static let bvhRefit = StrategyKind(frameStrategy: RefitBVH.self)
+  public static let grid = StrategyKind(frameStrategy: UniformGrid.self)
+  public static let lazyWalk = StrategyKind(sceneStrategy: LazyWalk.self)
+  public static let windowGrid = StrategyKind(sceneStrategy: WindowGrid.self)
+  public static let staggerGrid = StrategyKind(sceneStrategy: StaggerGrid.self)
+  public static let linearBVH = StrategyKind(sceneStrategy: LinearBoundsBVH.self)
+
+  /// The strategies of this package, in the order `list` prints them.
+  public static let builtIn: [StrategyKind] = [
+    .treeWalk, .flatScan, .flatTree, .bvhSAH, .bvhLBVH, .bvhRefit, .grid, .lazyWalk, .windowGrid, .staggerGrid,
+    .linearBVH,
+  ]
+
+  public init<S: FrameStrategy>(frameStrategy type: S.Type) {
+    rawValue = S.name
+    summary = S.summary
+    family = S.family
+    consumesFrame = true
+    typeName = String(reflecting: S.self)
+    _entry = _FrameEntry<S>()
+    _answers = { builder, points, _, _ in
+      var s = S()
+      s.update(with: builder.frame)
+      return _answerAll(s, points)
+    }
+  }
+
+  public init<S: SceneStrategy>(sceneStrategy type: S.Type) {
+    rawValue = S.name
+    summary = S.summary
+    family = S.family
+    consumesFrame = false
+    typeName = String(reflecting: S.self)
+    _entry = _SceneEntry<S>()
+    _answers = { builder, points, animated, options in
+      var s = S()
+      s.attach(to: builder.scene, semantics: builder.semantics, options: options)
+      s.update(at: builder.frame.time, animated: animated)
+      return _answerAll(s, points)
+    }
+  }
+
+  /// The registered strategy with this CLI name.
+  public init?(rawValue: String) {
+    guard let k = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+    self = k
+  }
+
+  /// Every registered strategy, built-in ones first, in registration order.
+  public static var allCases: [StrategyKind] { _registry.withLock { $0 } }
+
+  /// Adds a strategy (a peer) to every verb; a name already registered is ignored. Answers
+  /// whether it was added. (BenchKit's `Strategies.register` calls this and adds the measured
+  /// loops.)
+  @discardableResult
+  public static func register(_ k: StrategyKind) -> Bool {
+    _registry.withLock { list in
+      guard !list.contains(where: { $0.rawValue == k.rawValue }) else { return false }
+      list.append(k)
+      return true
+    }
+  }
+
+  /// Names a strategy that an optional part could provide but does not (its library is not
+  /// installed): `list` shows it with the reason.
+  public static func registerMissing(_ name: String, reason: String) {
+    _missing.withLock { $0.append((name, reason)) }
+  }
+
+  /// The strategies named by `registerMissing`, with their reasons.
+  public static var missing: [(name: String, reason: String)] { _missing.withLock { $0 } }
+
+  public static func == (a: StrategyKind, b: StrategyKind) -> Bool { a.rawValue == b.rawValue }
+  public func hash(into h: inout Hasher) { h.combine(rawValue) }
+  public var description: String { rawValue }
+
+  /// Calls `visitor` with the concrete type (for tools and tests: one dynamic call, and the
+  /// visitor's body runs generic; nothing measured goes through here).
+  public func dispatch<V: StrategyVisitor>(_ visitor: V) -> V.Result { _entry.dispatch(visitor) }
+
+  /// This strategy's answers for `points` at the time of `builder`'s last build (a fresh
+  /// instance, updated once): frame strategies read the built frame (built with every column),
+  /// scene strategies the builder's compiled scene.
+  public func answers(
+    _ builder: PresentationFrameBuilder, _ points: [Point], animated: Bool = true,
+    options: StrategyOptions = StrategyOptions()
+  ) -> [LayerID?] {
+    _answers(builder, points, animated, options)
+  }
+}
+
+/// Every point through the strategy's batch query.
+func _answerAll<S: HitTestStrategy>(_ s: S, _ points: [Point]) -> [LayerID?] {
+  var out = [LayerID?](repeating: nil, count: points.count)
+  points.withUnsafeBufferPointer { ps in out.withUnsafeMutableBufferPointer { s.answer(ps, into: $0) } }
+  return out
+}
+
+/// The registry behind `StrategyKind.allCases`.
+let _registry = Mutex<[StrategyKind]>(StrategyKind.builtIn)
+
+let _missing = Mutex<[(name: String, reason: String)]>([])

@@ -1,0 +1,36 @@
+import Presentation
+
+/// The presentation frame a strategy was updated with, and the build it was updated with. A
+/// frame object is rebuilt in place at every time step, and a rebuild can change what every row
+/// means (and how many there are), so a strategy answers only while the frame still holds that
+/// build: `answer(_:into:)` checks once per batch (always, even in -Ounchecked builds: a stale
+/// index would read rows that changed meaning), each query with `HITBENCH_INTERNAL_CHECKS`.
+public struct FrameBinding {
+  @usableFromInline var _frame: PresentationFrame
+  @usableFromInline var _generation: UInt64
+
+  public init() {
+    _frame = PresentationFrame(semantics: .calayer)
+    _generation = _frame.generation
+  }
+
+  /// Binds to `frame` as it is now.
+  public mutating func bind(_ frame: PresentationFrame) {
+    _frame = frame
+    _generation = frame.generation
+  }
+
+  /// The bound frame.
+  @inlinable public var frame: PresentationFrame { _frame }
+
+  /// Whether the frame still holds the build the strategy was updated with.
+  @inlinable public var isCurrent: Bool { _frame.generation == _generation }
+}
+
+/// Each query's own check that its frame was not rebuilt since the update (with
+/// `HITBENCH_INTERNAL_CHECKS`).
+@inlinable @inline(__always) func _checkCurrent(_ binding: FrameBinding) {
+  #if HITBENCH_INTERNAL_CHECKS
+    precondition(binding.isCurrent, "queried after the frame was rebuilt")
+  #endif
+}

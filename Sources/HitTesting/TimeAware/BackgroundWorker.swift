@@ -1,0 +1,91 @@
+import Allocations
+import Synchronization
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#endif
+
+/// A thread that runs one fixed piece of work each time it is posted, and says when it is done
+/// (`WindowBuilder`'s thread). The work is set once; posting hands nothing over but a
+/// generation count (what to do is left in the owner's fields before posting), so a post
+/// allocates nothing. The thread is counted by the allocation counters.
+final class BackgroundWorker: @unchecked Sendable {
+  private let work: () -> Void
+  private let posted = Atomic<Int>(0)
+  private let finished = Atomic<Int>(0)
+  private let stopping = Atomic<Bool>(false)
+  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+  private let wake = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+  private let done = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+  private var thread = pthread_t()
+
+  init(_ work: @escaping () -> Void) {
+    self.work = work
+    pthread_mutex_init(mutex, nil)
+    pthread_cond_init(wake, nil)
+    pthread_cond_init(done, nil)
+    let context = Unmanaged.passUnretained(self).toOpaque()
+    pthread_create(
+      &thread, nil,
+      { raw in
+        let w = Unmanaged<BackgroundWorker>.fromOpaque(raw!).takeUnretainedValue()
+        AllocationCounter.registerCurrentThread()
+        w._run()
+        AllocationCounter.unregisterCurrentThread()
+        return nil
+      }, context)
+  }
+
+  deinit {
+    stopping.store(true, ordering: .releasing)
+    pthread_mutex_lock(mutex)
+    pthread_cond_broadcast(wake)
+    pthread_mutex_unlock(mutex)
+    pthread_join(thread, nil)
+    pthread_cond_destroy(wake)
+    pthread_cond_destroy(done)
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
+    wake.deallocate()
+    done.deallocate()
+  }
+
+  /// Whether the work posted last has finished.
+  var isIdle: Bool { finished.load(ordering: .acquiring) == posted.load(ordering: .relaxed) }
+
+  /// Runs the work once more on the thread (after the running one, if any, has finished: the
+  /// caller waits first).
+  func post() {
+    wait()
+    pthread_mutex_lock(mutex)
+    posted.add(1, ordering: .releasing)
+    pthread_cond_broadcast(wake)
+    pthread_mutex_unlock(mutex)
+  }
+
+  /// Returns when the work posted last has finished (at once when it has).
+  func wait() {
+    if isIdle { return }
+    pthread_mutex_lock(mutex)
+    while finished.load(ordering: .acquiring) != posted.load(ordering: .relaxed) { pthread_cond_wait(done, mutex) }
+    pthread_mutex_unlock(mutex)
+  }
+
+  private func _run() {
+    var seen = 0
+    while true {
+      pthread_mutex_lock(mutex)
+      while posted.load(ordering: .acquiring) == seen && !stopping.load(ordering: .acquiring) {
+        pthread_cond_wait(wake, mutex)
+      }
+      pthread_mutex_unlock(mutex)
+      if stopping.load(ordering: .acquiring) { return }
+      seen = posted.load(ordering: .acquiring)
+      work()
+      pthread_mutex_lock(mutex)
+      finished.store(seen, ordering: .releasing)
+      pthread_cond_broadcast(done)
+      pthread_mutex_unlock(mutex)
+    }
+  }
+}

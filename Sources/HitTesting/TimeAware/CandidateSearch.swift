@@ -1,0 +1,123 @@
+import LayerModel
+import Presentation
+
+/// One query's search over the motion groups, shared by every time-aware strategy: the world
+/// group's grid, then each candidate group an index proposes (highest first when the index
+/// keeps order): the group's root evaluated at the frame's time (a lean root by
+/// `LazyPresentation.leanCandidate`, others through the lazy presentation's rows), the point
+/// converted into the group's space, its members' grid, each candidate member's exact test on
+/// its lazily evaluated row; the top-most wins, as the reference. With a static order, a search
+/// stops at the first hit in a rank-sorted list and skips every group no candidate of which can
+/// beat the best found. Holds no reference count: the objects are the batch's, the columns a
+/// `MotionGroups.View`.
+struct CandidateSearch<Counter: WorkCounter> {
+  let view: MotionGroups.View
+  unowned(unsafe) let lazy: LazyPresentation
+  unowned(unsafe) let frame: PresentationFrame
+  let ordered: Bool
+  /// The best candidate so far: its layer (-1: none) and rank.
+  var bestLayer = -1
+  var bestRank: Int32 = -1
+  /// Exact tests run.
+  var candidates = 0
+
+  @inline(__always)
+  init(_ view: MotionGroups.View, _ lazy: LazyPresentation, _ frame: PresentationFrame) {
+    self.view = view
+    self.lazy = lazy
+    self.frame = frame
+    ordered = lazy.orderIsStatic
+  }
+
+  @inline(__always) mutating func reset() {
+    bestLayer = -1
+    bestRank = -1
+  }
+
+  var answer: LayerID? { bestLayer >= 0 ? LayerID(Int32(bestLayer)) : nil }
+
+  /// Whether group g can still hold something above the best found (with a static order).
+  @inline(__always) func canBeat(_ g: Int) -> Bool { !ordered || view.maxRank[g] > bestRank }
+
+  /// Whether no group up to and including g can beat the best found (a list of groups in
+  /// descending index can stop here).
+  @inline(__always) func nothingUpTo(_ g: Int) -> Bool { ordered && view.prefixMaxRank[g] <= bestRank }
+
+  /// Tests group g for world point p.
+  @inline(__always)
+  mutating func group(_ g: Int, _ p: Point, _ counter: inout Counter) {
+    guard canBeat(g) else { return }
+    var q = p
+    // How far the conversion into the group's space can be off: member boxes are widened by
+    // it (the members' exact tests convert the world point with maps of their own).
+    var error = (x: 0.0, y: 0.0)
+    if g > 0 {
+      let r = Int(view.root[g])
+      if view.leanRoot[g] {
+        // A member-less group under a pinned parent: one lean evaluation a frame.
+        if !ordered || view.rank[r] > bestRank {
+          candidates &+= 1
+          if lazy.leanCandidate(r, p) { _take(r) }
+        }
+        return
+      }
+      lazy.ensure(r)
+      if !ordered || view.rank[r] > bestRank {
+        candidates &+= 1
+        if frame.isCandidate(r, p) { _take(r) }
+      }
+      guard let local = frame._fromWorldWithError(r, p) else { return }
+      q = local.point
+      error = local.error
+    }
+    let start = Int(view.memberStart[g])
+    let end = Int(view.memberStart[g + 1])
+    guard start < end else { return }
+    let grid = Int(view.gridOf[g])
+    if grid >= 0, let cell = view.gridGeometry[grid].cell(of: q, within: error) {
+      let base = Int(view.gridCellBase[grid]) + cell
+      var e = Int(view.cellStart[base])
+      let stop = Int(view.cellStart[base + 1])
+      while e < stop {
+        if !_consider(start + Int(view.cellEntries[e]), q, error, p, &counter) { return }
+        e &+= 1
+      }
+    } else {
+      // No grid, or the point's uncertainty straddles cells: every member.
+      var i = start
+      while i < end {
+        if !_consider(i, q, error, p, &counter) { return }
+        i &+= 1
+      }
+    }
+  }
+
+  /// Member i as a candidate for world point p (q in its group's space, within `error`):
+  /// answers whether the search of the list goes on (with a static order, not after a hit:
+  /// ranks only decrease along a list).
+  @inline(__always)
+  mutating func _consider(_ i: Int, _ q: Point, _ error: (x: Double, y: Double), _ p: Point, _ counter: inout Counter)
+    -> Bool
+  {
+    counter.tested(1)
+    let m = Int(view.members[i])
+    if ordered && view.rank[m] <= bestRank { return false }
+    let b = view.memberBox[i]
+    guard q.x >= b.minX - error.x && q.x <= b.maxX + error.x && q.y >= b.minY - error.y && q.y <= b.maxY + error.y
+    else { return true }
+    candidates &+= 1
+    lazy.ensure(m)
+    if frame.isCandidate(m, p) {
+      _take(m)
+      return !ordered
+    }
+    return true
+  }
+
+  @inline(__always) mutating func _take(_ m: Int) {
+    if bestLayer < 0 || (ordered ? view.rank[m] > bestRank : lazy.isAbove(m, bestLayer)) {
+      bestLayer = m
+      bestRank = view.rank[m]
+    }
+  }
+}

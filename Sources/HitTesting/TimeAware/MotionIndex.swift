@@ -1,0 +1,81 @@
+import LayerModel
+import Presentation
+
+/// An index over the moving groups' bounds for one time window (or segment), the part in which
+/// the time-aware strategies differ: a grid of window boxes (`window-grid`), a BVH of linear
+/// bounds (`linear-bvh`), or another library's (the peers' Embree motion-blur BVH). Built for
+/// each window off the thread that answers (`WindowedStrategy`), then only read.
+public protocol MotionIndex {
+  static var name: String { get }
+  static var summary: String { get }
+  static var family: StrategyFamily { get }
+  /// Which bounds it indexes: one box per group over the whole window, or linear bounds (a box
+  /// at the window's start and one at its end, interpolated at the fraction of the window).
+  static var bounds: MotionBoundsKind { get }
+  /// Whether `candidates` lists entries in descending order (then a query can stop early).
+  static var isOrdered: Bool { get }
+  /// Box edges beyond this magnitude stay outside the index, tested on every query instead
+  /// (a single-precision library squares coordinates: 1e15 keeps them finite). 1e30 by default.
+  static var magnitudeLimit: Double { get }
+
+  init()
+  /// Makes room for up to `entries` entries (called before each rebuild with the group count,
+  /// which does not change between windows: an index sized by it allocates nothing after the
+  /// first). Nothing by default.
+  mutating func reserve(_ entries: Int)
+  /// Indexes entries 0 ..< start.count: entry i's box is `start[i]` at the window's start and
+  /// `end[i]` at its end (equal for window boxes), all edges finite.
+  mutating func rebuild(start: UnsafeBufferPointer<Box>, end: UnsafeBufferPointer<Box>)
+  /// Writes the entries whose box at fraction `s` of the window may hold `p` (a superset) to
+  /// `out`, which has room for every entry; answers how many.
+  func candidates(_ p: Point, at s: Double, into out: UnsafeMutablePointer<Int32>) -> Int
+  var memoryFootprint: Int { get }
+}
+
+extension MotionIndex {
+  public mutating func reserve(_ entries: Int) {}
+  public static var magnitudeLimit: Double { 1e30 }
+  public static var isOrdered: Bool { false }
+  public static var family: StrategyFamily { .timeAware }
+}
+
+/// What a motion index's boxes bound.
+public enum MotionBoundsKind: Sendable {
+  /// Where a group can be at any time of the window.
+  case window
+  /// A box at the window's start and one at its end whose interpolation holds the group.
+  case linear
+}
+
+/// A box at the window's start and at its end; at fraction s of the window, the box between.
+public struct LinearBox: Sendable, Equatable, BitwiseCopyable {
+  public var start: Box
+  public var end: Box
+
+  @inlinable public init(start: Box, end: Box) {
+    self.start = start
+    self.end = end
+  }
+
+  public static let nothing = LinearBox(start: .nothing, end: .nothing)
+
+  @inlinable @inline(__always) public func at(_ s: Double) -> Box {
+    Box(
+      minX: start.minX + (end.minX - start.minX) * s, minY: start.minY + (end.minY - start.minY) * s,
+      maxX: start.maxX + (end.maxX - start.maxX) * s, maxY: start.maxY + (end.maxY - start.maxY) * s)
+  }
+
+  /// Whether the box at fraction s holds p. Infinite edges (unbounded groups) hold everything on
+  /// their side (an infinite start and end would interpolate to NaN).
+  @inlinable @inline(__always) public func holds(_ p: Point, at s: Double) -> Bool {
+    @inline(__always) func lerp(_ a: Double, _ b: Double) -> Double { a == b ? a : a + (b - a) * s }
+    return p.x >= lerp(start.minX, end.minX) && p.x <= lerp(start.maxX, end.maxX)
+      && p.y >= lerp(start.minY, end.minY) && p.y <= lerp(start.maxY, end.maxY)
+  }
+
+  /// Both boxes' union with another's (interpolation is monotone in each end, so the union of
+  /// the ends bounds both at every s).
+  @inlinable public func union(_ o: LinearBox) -> LinearBox {
+    LinearBox(start: start.union(o.start), end: end.union(o.end))
+  }
+}

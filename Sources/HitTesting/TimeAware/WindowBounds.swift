@@ -1,0 +1,132 @@
+import Columns
+import LayerModel
+import Presentation
+
+/// Computes each moving group's bounds over a window into a `WindowSlot`: its root's box and
+/// its members' region, from the animations' structure (`MotionBounds`, its own instance, so
+/// that a builder thread can compute while queries evaluate with the groups' lazy presentation).
+/// Window boxes hold the group at every time of the window; linear bounds are exact where the
+/// root moves piecewise linearly (`MotionBounds.linearBounds`), else lines fitted through
+/// `subWindows` sub-window boxes and moved out to hold them all. Allocates only when the group
+/// count grows.
+final class WindowBounds {
+  let motion: MotionBounds
+  /// Sub-windows per window for fitting lines.
+  static let subWindows = 4
+  var subBoxes = ColumnBuffer<Box>()
+  var exact = ColumnBuffer<Bool>()
+
+  init(scene: CompiledScene, semantics: HitTestSemantics) {
+    motion = MotionBounds(scene: scene, semantics: semantics)
+    // It computes on the builder thread; its owner takes in scene changes while it is idle.
+    motion.synchronizesWithScene = false
+  }
+
+  /// Group g's window box: where its root and members can be over the window last computed for
+  /// its root.
+  @inline(__always) func windowBox(_ groups: MotionGroups, _ g: Int) -> Box {
+    let r = Int(groups.root[g])
+    return motion.box(r).union(motion.region(of: r, local: groups.hull[g]))
+  }
+
+  /// Every moving group's bounds over [t0, t1] (the model tree's at t0, which hold forever)
+  /// into `slot.bound`; answers how many groups could not be bounded.
+  func compute<Index: MotionIndex>(
+    into slot: WindowSlot<Index>, _ groups: MotionGroups, from t0: Double, to t1: Double, animated: Bool
+  ) -> Int {
+    let count = groups.count
+    motion.animated = animated
+    let end = animated ? t1 : t0
+    var unbounded = 0
+    slot.bound[0] = .nothing
+    switch Index.bounds {
+    case .window:
+      for g in 1..<Swift.max(count, 1) {
+        let r = Int(groups.root[g])
+        _ = motion.box(of: r, from: t0, to: end)
+        if motion.isUnbounded(r) { unbounded += 1 }
+        let b = windowBox(groups, g)
+        slot.bound[g] = LinearBox(start: b, end: b)
+      }
+    case .linear:
+      unbounded = _fit(into: slot, groups, from: t0, to: end)
+    }
+    return unbounded
+  }
+
+  /// Linear bounds for every group (see the type's documentation).
+  func _fit<Index: MotionIndex>(into slot: WindowSlot<Index>, _ groups: MotionGroups, from t: Double, to end: Double)
+    -> Int
+  {
+    let count = groups.count
+    let n = Self.subWindows
+    subBoxes.reserve(count * n)
+    exact.reserve(count)
+    var unbounded = 0
+    for g in 1..<Swift.max(count, 1) {
+      exact[g] = false
+      let r = Int(groups.root[g])
+      guard end > t, let b = motion.linearBounds(of: r, region: groups.hull[g], from: t, to: end) else { continue }
+      slot.bound[g] = LinearBox(start: b.start, end: b.end)
+      exact[g] = true
+    }
+    // The others: sub-window boxes, one sub-window at a time (the motion bounds memoise
+    // ancestors per window), and lines through the first and last, moved out to hold them all.
+    let step = (end - t) / Double(n)
+    for j in 0..<n {
+      let a = t + step * Double(j)
+      let b = j == n - 1 ? end : t + step * Double(j + 1)
+      for g in 1..<Swift.max(count, 1) where !exact[g] {
+        let r = Int(groups.root[g])
+        _ = motion.box(of: r, from: a, to: b)
+        if j == 0 && motion.isUnbounded(r) { unbounded += 1 }
+        subBoxes[g * n + j] = windowBox(groups, g)
+      }
+    }
+    subBoxes.withUnsafeBufferPointer { sb in
+      for g in 1..<Swift.max(count, 1) where !exact[g] {
+        slot.bound[g] = Self._line(through: UnsafeBufferPointer(rebasing: sb[(g * n)..<(g * n + n)]))
+      }
+    }
+    return unbounded
+  }
+
+  /// The linear bounds holding consecutive sub-window boxes: for each edge, the line through
+  /// the first and last sub-box's edge, moved out by the most a sub-box sticks out of it at
+  /// either end of its sub-window (an empty sub-box, never a candidate, stands in as the union
+  /// of all). Infinite where an edge is.
+  static func _line(through s: UnsafeBufferPointer<Box>) -> LinearBox {
+    var all = Box.nothing
+    for b in s { all = all.union(b) }
+    guard !all.isEmpty else { return .nothing }
+    let lowX = _edge(s, all, \.minX, lower: true)
+    let lowY = _edge(s, all, \.minY, lower: true)
+    let highX = _edge(s, all, \.maxX, lower: false)
+    let highY = _edge(s, all, \.maxY, lower: false)
+    return LinearBox(
+      start: Box(minX: lowX.0, minY: lowY.0, maxX: highX.0, maxY: highY.0),
+      end: Box(minX: lowX.1, minY: lowY.1, maxX: highX.1, maxY: highY.1))
+  }
+
+  static func _edge(_ s: UnsafeBufferPointer<Box>, _ all: Box, _ edge: KeyPath<Box, Double>, lower: Bool) -> (
+    Double, Double
+  ) {
+    let n = s.count
+    @inline(__always) func v(_ j: Int) -> Double { s[j].isEmpty ? all[keyPath: edge] : s[j][keyPath: edge] }
+    let infinite = lower ? (-Double.infinity, -Double.infinity) : (Double.infinity, Double.infinity)
+    let a = v(0)
+    let b = v(n - 1)
+    guard a.isFinite && b.isFinite else { return infinite }
+    var out = 0.0
+    for j in 0..<n {
+      let x = v(j)
+      guard x.isFinite else { return infinite }
+      let y0 = a + (b - a) * (Double(j) / Double(n))
+      let y1 = a + (b - a) * (Double(j + 1) / Double(n))
+      out = Swift.max(out, lower ? Swift.max(y0 - x, y1 - x) : Swift.max(x - y0, x - y1))
+    }
+    // The interpolation's own rounding: a relative pad.
+    let pad = out + (Swift.abs(a) + Swift.abs(b)) * 1e-12 + 1e-12
+    return lower ? (a - pad, b - pad) : (a + pad, b + pad)
+  }
+}

@@ -1,0 +1,73 @@
+import Clocks
+import LayerModel
+import Presentation
+
+/// Builds the next window's index on a thread of its own while the current window answers
+/// (the double buffer of a time-aware strategy, as PhysX's scene-query pruner rebuilds its tree
+/// while the old one answers): `post` hands it a slot and a window, `wait` returns when the slot
+/// is ready. It computes with its own motion bounds, reading the compiled scene and the groups,
+/// which the owner does not change while a build runs (it waits first). The thread is counted
+/// by the allocation counters, so a build that allocated would show in the frame it ran beside.
+/// A build can also run on the caller's thread (`buildNow`), with the same result.
+final class WindowBuilder<Index: MotionIndex>: @unchecked Sendable {
+  let groups: MotionGroups
+  let bounds: WindowBounds
+  /// The posted job (written by the owner while the thread is idle, read by the thread after
+  /// the post is published).
+  private var slot: WindowSlot<Index>?
+  private var start = 0.0
+  private var end = 0.0
+  private var animated = true
+  private var worker: BackgroundWorker?
+
+  init(groups: MotionGroups) {
+    self.groups = groups
+    bounds = WindowBounds(scene: groups.scene, semantics: groups.semantics)
+    worker = BackgroundWorker { [unowned(unsafe) self] in
+      if let slot = self.slot { self._build(slot, self.start, self.end, self.animated) }
+    }
+  }
+
+  deinit { worker = nil }
+
+  /// Whether no build is running.
+  var isIdle: Bool { worker?.isIdle ?? true }
+
+  /// Starts building `slot` for the window [start, end) on the builder's thread. The slot is
+  /// the builder's until `wait` returns.
+  func post(_ slot: WindowSlot<Index>, from start: Double, to end: Double, animated: Bool) {
+    wait()
+    self.slot = slot
+    self.start = start
+    self.end = end
+    self.animated = animated
+    worker?.post()
+  }
+
+  /// Returns when no build is running (at once when none is).
+  func wait() { worker?.wait() }
+
+  /// Builds `slot` for [start, end) on the calling thread (after any running build).
+  func buildNow(_ slot: WindowSlot<Index>, from start: Double, to end: Double, animated: Bool) {
+    wait()
+    _build(slot, start, end, animated)
+  }
+
+  /// Takes in the scene's changes (the groups were rebuilt): only while idle.
+  func resynchronize() {
+    wait()
+    bounds.motion.resynchronize()
+  }
+
+  private func _build(_ slot: WindowSlot<Index>, _ start: Double, _ end: Double, _ animated: Bool) {
+    let t0 = Clocks.monotonicNanoseconds()
+    slot.reserve(groups.count)
+    slot.unbounded = bounds.compute(into: slot, groups, from: start, to: end, animated: animated)
+    slot.index(groups: groups.count)
+    slot.start = start
+    slot.end = animated ? end : .infinity
+    slot.animated = animated
+    slot.version = groups.version
+    slot.buildNanoseconds = Clocks.monotonicNanoseconds() &- t0
+  }
+}

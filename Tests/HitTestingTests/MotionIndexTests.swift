@@ -1,0 +1,98 @@
+import Allocations
+import LayerModel
+import Presentation
+import Scenes
+import Testing
+
+@testable import HitTesting
+
+/// Each motion index alone: over box sets of every shape (a handful, many small, heavy-tailed
+/// sizes that overflow the grid's entry budget, huge and point-sized boxes), its candidates for
+/// a point are a superset of the boxes holding it, in descending order where it says so, and
+/// a rebuild of as many boxes after the first allocates nothing.
+@Suite struct MotionIndexTests {
+  /// Box sets by name: (start, end) boxes.
+  static func boxes(_ shape: String, seed: UInt64) -> ([Box], [Box]) {
+    var rng = SplitMix64(seed: seed)
+    func box(_ size: Double) -> Box {
+      let x = rng.uniform(0, 1000)
+      let y = rng.uniform(0, 800)
+      return Box(minX: x, minY: y, maxX: x + size * rng.uniform(0.5, 1), maxY: y + size * rng.uniform(0.5, 1))
+    }
+    var start: [Box] = []
+    switch shape {
+    case "few": start = (0..<5).map { _ in box(200) }
+    case "small": start = (0..<3000).map { _ in box(8) }
+    // One box in ten a hundred times the others: the grid's side follows the mean, so the
+    // large ones cover about a hundred cells each, more than its entry budget in total.
+    case "heavy-tailed": start = (0..<3000).map { i in box(i % 10 == 0 ? 300 : 0.5) }
+    case "huge-and-points":
+      start = (0..<2000).map { i in i % 3 == 0 ? box(0) : i % 3 == 1 ? box(900) : box(20) }
+    default: Issue.record("unknown shape \(shape)")
+    }
+    // Small boxes move little (a window box covering the motion would hide their sizes).
+    let motion = shape == "heavy-tailed" ? 0.2 : 30
+    let end = start.map { b in
+      let dx = rng.uniform(-motion, motion)
+      let dy = rng.uniform(-motion, motion)
+      return Box(minX: b.minX + dx, minY: b.minY + dy, maxX: b.maxX + dx, maxY: b.maxY + dy)
+    }
+    return (start, end)
+  }
+
+  static let shapes = ["few", "small", "heavy-tailed", "huge-and-points"]
+
+  func check<I: MotionIndex>(_ type: I.Type, _ shape: String) {
+    let (start, end) = Self.boxes(shape, seed: 7)
+    let window = I.bounds == .window ? zip(start, end).map { $0.union($1) } : start
+    let last = I.bounds == .window ? window : end
+    var index = I()
+    index.reserve(start.count)
+    window.withUnsafeBufferPointer { s in last.withUnsafeBufferPointer { e in index.rebuild(start: s, end: e) } }
+    var rng = SplitMix64(seed: 11)
+    var out = [Int32](repeating: -1, count: start.count)
+    var missed = 0
+    var unordered = 0
+    for _ in 0..<2000 {
+      let p = Point(rng.uniform(-50, 1100), rng.uniform(-50, 900))
+      let fraction = rng.uniform(0, 1)
+      let n = out.withUnsafeMutableBufferPointer { index.candidates(p, at: fraction, into: $0.baseAddress!) }
+      let listed = Set(out[0..<n])
+      for i in start.indices where LinearBox(start: window[i], end: last[i]).holds(p, at: fraction) {
+        if !listed.contains(Int32(i)) { missed += 1 }
+      }
+      if I.isOrdered && n > 1 { unordered += (1..<n).filter { out[$0 - 1] <= out[$0] }.count }
+    }
+    #expect(missed == 0, "\(I.name) on \(shape): \(missed) boxes holding the point not listed")
+    #expect(unordered == 0, "\(I.name) on \(shape): \(unordered) candidates out of descending order")
+    if AllocationCounter.isAvailable {
+      // The same number of boxes, moved: the rebuild reuses every table.
+      let (start2, end2) = Self.boxes(shape, seed: 8)
+      let window2 = I.bounds == .window ? zip(start2, end2).map { $0.union($1) } : start2
+      let last2 = I.bounds == .window ? window2 : end2
+      // Bytes on this thread (the request count is the process's, and tests run in parallel).
+      let used = AllocationCounter.measure {
+        index.reserve(start2.count)
+        window2.withUnsafeBufferPointer { s in last2.withUnsafeBufferPointer { e in index.rebuild(start: s, end: e) } }
+      }
+      #expect(used.bytes == 0, "\(I.name) on \(shape): a rebuild of as many boxes allocated \(used.bytes) bytes")
+    }
+  }
+
+  @Test(arguments: shapes) func windowGrid(_ shape: String) { check(WindowGridIndex.self, shape) }
+
+  @Test(arguments: shapes) func linearBVH(_ shape: String) { check(LinearBVHIndex.self, shape) }
+
+  /// The heavy-tailed set needs more cell entries than the grid's budget: the largest boxes go
+  /// to the overflow list and the entries stay within it.
+  @Test func windowGridKeepsItsEntryBudget() {
+    let (start, end) = Self.boxes("heavy-tailed", seed: 7)
+    let window = zip(start, end).map { $0.union($1) }
+    var index = WindowGridIndex()
+    index.reserve(window.count)
+    window.withUnsafeBufferPointer { w in index.rebuild(start: w, end: w) }
+    let storage = index.storage
+    #expect(storage.entries.count <= window.count * _GridStorage.entriesPerBox)
+    #expect(storage.overflow.count > 0 && storage.overflow.count < window.count / 5)
+  }
+}
