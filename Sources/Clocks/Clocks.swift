@@ -14,6 +14,20 @@ public enum Clocks {
     return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
   }
 
+  /// CPU nanoseconds spent by the calling thread so far.
+  @inlinable public static func threadCPUNanoseconds() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+  }
+
+  /// Sleeps until the monotonic clock reads `deadline` (at once when it has passed; a signal
+  /// that interrupts the sleep resumes it).
+  public static func sleep(untilMonotonic deadline: UInt64) {
+    var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+    while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
+  }
+
   /// CPU nanoseconds spent by every thread of this process so far.
   @inlinable public static func processCPUNanoseconds() -> UInt64 {
     var ts = timespec()

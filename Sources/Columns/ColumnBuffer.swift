@@ -95,5 +95,5 @@ public struct ColumnBuffer<Element: BitwiseCopyable>: ~Copyable {
   /// The storage, for a view that a scoped method of this package builds over several columns
   /// at once (`MotionGroups.withView`): valid while the owner neither reserves nor goes away,
   /// which the scope guarantees. Not for anything that outlives the scope.
-  package var _unsafeStorage: UnsafeMutablePointer<Element> { _base }
+  @inlinable package var _unsafeStorage: UnsafeMutablePointer<Element> { _base }
 }

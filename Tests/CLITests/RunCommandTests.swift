@@ -122,7 +122,7 @@ import Testing
         + "\"max\": \(r.mean * 1.2), \"mad\": \(r.stddev * 0.67), \"mean\": \(r.mean), \"stddev\": \(r.stddev), \"count\": \(count)}"
       return """
         {"strategy": "\(r.strategy)", "scene": "app", "layers": 10, "animatedFraction": 1, "queriesPerFrame": 100,
-         "workload": "uniform", "semantics": "calayer", "tree": "presentation", "threads": 1,
+         "workload": "uniform", "semantics": "calayer", "tree": "presentation", "threads": 1, "pacing": "real-time",
          "frameNs": \(summary), "hitTestNs": \(summary), "allocationsPerFrame": \(r.allocations)}
         """
     }

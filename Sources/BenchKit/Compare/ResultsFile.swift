@@ -22,6 +22,7 @@ public struct ResultsFile: Sendable {
   /// The fields of a result that make its key, in the key's order.
   public static let keyFields = [
     "strategy", "scene", "layers", "animatedFraction", "queriesPerFrame", "workload", "semantics", "tree", "threads",
+    "pacing",
   ]
 
   public var results: [Result]

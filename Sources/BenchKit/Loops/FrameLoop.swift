@@ -28,6 +28,11 @@ public struct FrameLoop {
   public var animated = true
   /// What scene strategies are attached with (a pinned window).
   public var options = StrategyOptions()
+  /// Whether frames start at their clock times in wall time (frame f no earlier than
+  /// `times[f] - times[0]` seconds after the first), as an app's frames start at each vsync:
+  /// work a strategy leaves to another thread then gets the idle time a real frame leaves it.
+  /// false: back to back, as fast as they go.
+  public var realTime = true
 
   public init(builder: PresentationFrameBuilder, times: [Double], points: [Point], queries: Int) {
     precondition(points.count == times.count * queries, "points must hold queries x frames")

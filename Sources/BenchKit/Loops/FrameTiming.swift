@@ -13,8 +13,9 @@ public struct FrameTiming: Sendable {
   /// its queries.
   public var updateNs: UInt64 = 0
   public var queriesNs: UInt64 = 0
-  /// CPU time of the whole process over the frame (every thread: a build's worker, a
-  /// background re-index), read around the wall-clock region.
+  /// CPU time the frame cost the process: this thread's over the timed region, plus every
+  /// other thread's (a build's worker, a background re-index) from this frame's start to the
+  /// next one's, so work done between frames is charged to the frame that posted it.
   public var cpuNs: UInt64 = 0
   /// Rows the build recomputed (frame strategies), and the strategy's own work counters.
   public var rowsRecomputed = 0

@@ -47,6 +47,10 @@ public enum TimedFrames {
     }
   }
 
+  /// How much a reading grew (0 when it shrank: the process and thread clocks are read one
+  /// after the other, so their difference can step back by a tick).
+  @inlinable @inline(__always) static func _growth(_ a: UInt64, _ b: UInt64) -> UInt64 { b > a ? b &- a : 0 }
+
   /// The frames: hooks, then `prepare` (the timed build and update), the timed queries, hooks.
   @inlinable @inline(__always)
   static func _frames<S: HitTestStrategy>(
@@ -59,20 +63,48 @@ public enum TimedFrames {
     defer { answers.deallocate() }
     var tested = 0.0
     var perCandidate = 0.0
+    let origin = Clocks.monotonicNanoseconds()
+    // Other threads' CPU since the last frame started, charged to that frame once the next
+    // one starts (the last frame's at the end).
+    var pending: (timing: FrameTiming, index: Int, points: UnsafeBufferPointer<Point>)?
+    var othersAtStart: UInt64 = 0
+    func otherThreadsCPU() -> UInt64 {
+      let all = Clocks.processCPUNanoseconds()
+      let mine = Clocks.threadCPUNanoseconds()
+      return all > mine ? all &- mine : 0
+    }
     loop.points.withUnsafeBufferPointer { all in
       let frames = loop.times.count
       for f in 0..<frames {
         let pts = UnsafeBufferPointer(rebasing: all[(f * q)..<(f * q + q)])
+        if loop.realTime {
+          let due = (loop.times[f] - loop.times[0]) * 1e9
+          if due.isFinite && due > 0 { Clocks.sleep(untilMonotonic: origin &+ UInt64(due)) }
+        }
+        if let p = pending {
+          // The previous frame ends here: its allocations and other threads' work run to now.
+          var t = p.timing
+          t.cpuNs &+= _growth(othersAtStart, otherThreadsCPU())
+          hooks.frameDidEnd(
+            p.index, time: loop.times[p.index], timing: t, points: p.points, answers: UnsafeBufferPointer(answers))
+          pending = nil
+        }
         hooks.frameWillStart(f)
         var timing = FrameTiming()
-        let cpu0 = Clocks.processCPUNanoseconds()
+        othersAtStart = otherThreadsCPU()
+        let cpu0 = Clocks.threadCPUNanoseconds()
         prepare(&strategy, loop.times[f], &timing)
         let t0 = Clocks.monotonicNanoseconds()
         strategy.answer(pts, into: answers)
         timing.queriesNs = Clocks.monotonicNanoseconds() &- t0
-        timing.cpuNs = Clocks.processCPUNanoseconds() &- cpu0
+        timing.cpuNs = Clocks.threadCPUNanoseconds() &- cpu0
         timing.counters = strategy.counters
-        hooks.frameDidEnd(f, time: loop.times[f], timing: timing, points: pts, answers: UnsafeBufferPointer(answers))
+        if f == frames - 1 {
+          timing.cpuNs &+= _growth(othersAtStart, otherThreadsCPU())
+          hooks.frameDidEnd(f, time: loop.times[f], timing: timing, points: pts, answers: UnsafeBufferPointer(answers))
+        } else {
+          pending = (timing, f, pts)
+        }
         if f == frames - 1 && q > 0 {
           tested = Double(strategy.answerCounting(pts, into: answers)) / Double(q)
           if let costing = strategy as? CandidateCosting {

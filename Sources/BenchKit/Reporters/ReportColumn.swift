@@ -49,7 +49,8 @@ public struct ReportColumn: Sendable, Hashable {
 
   /// Every column, in the order `--columns all` shows them.
   public static let all: [ReportColumn] = [
-    .strategy, .family, .scene, .layers, .animated, .workload, .semantics, .tree, .threads, .frames, .queries, .mean,
+    .strategy, .family, .scene, .layers, .animated, .workload, .semantics, .tree, .pacing, .threads, .frames, .queries,
+    .mean,
     .p99, .max, .median, .p90, .min, .stddev, .build, .update, .queriesTime, .hitTest, .cpu, .overBudget,
     .allocations, .bytes, .nsPerQuery, .nsPerCandidate, .candidates, .tested, .rows, .reindexed, .windowMs, .windows,
     .indexKiB, .queryFloor, .updateFloor, .speedup, .note,
@@ -79,6 +80,9 @@ public struct ReportColumn: Sendable, Hashable {
   static let tree = ReportColumn("tree", "tree", "presentation or model tree", text: true, configuration: true) {
     m, _ in m.tree
   }
+  static let pacing = ReportColumn(
+    "pacing", "pacing", "real-time or back-to-back frames", text: true, configuration: true
+  ) { m, _ in m.pacing }
   static let threads = ReportColumn("threads", "thr", "threads of the presentation build", configuration: true) {
     m, _ in "\(m.threads)"
   }

@@ -20,6 +20,7 @@ extension RunReport {
       ("layers", .number(Double(m.layers))), ("animatedFraction", .number(m.animatedFraction)),
       ("queriesPerFrame", .number(Double(m.queriesPerFrame))), ("workload", .string(m.workload)),
       ("semantics", .string(m.semantics)), ("tree", .string(m.tree)), ("frames", .number(Double(m.frames))),
+      ("pacing", .string(m.pacing)),
       ("threads", .number(Double(m.threads))),
       ("frameNs", summary(m.frameNs)), ("hitTestNs", summary(m.hitTestNs)),
       ("presentationNs", summary(m.presentationNs)), ("buildTimingNs", summary(m.buildTimingNs)),

@@ -13,6 +13,7 @@ extension RunReport {
       if !shown.contains("workload") { parts.append(m.workload) }
       if !shown.contains("semantics") { parts.append(m.semantics) }
       if !shown.contains("tree") && m.tree != "presentation" { parts.append(m.tree + " tree") }
+      if !shown.contains("pacing") && m.pacing != "real-time" { parts.append(m.pacing) }
       return parts.joined(separator: ", ")
     }
     var out: [(heading: String, results: [Measurement])] = []

@@ -9,11 +9,12 @@ extension Measurement {
     public var semantics: String
     public var tree: String
     public var threads: Int
+    public var pacing: String
   }
 
   public var configuration: Configuration {
     Configuration(
       scene: scene, layers: layers, animatedFraction: animatedFraction, workload: workload, semantics: semantics,
-      tree: tree, threads: threads)
+      tree: tree, threads: threads, pacing: pacing)
   }
 }

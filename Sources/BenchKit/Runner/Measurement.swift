@@ -17,6 +17,8 @@ public struct Measurement: Sendable {
   /// Which tree was hit-tested: `presentation` or `model`.
   public var tree = HitTestTree.presentation.rawValue
   public var frames: Int
+  /// `real-time` (frames at their clock times) or `back-to-back` (`RunConfiguration.Pacing`).
+  public var pacing = RunConfiguration.Pacing.realTime.rawValue
   /// Threads the presentation build used.
   public var threads: Int
   /// End to end: everything from the model tree at time t to the answers (the build of the

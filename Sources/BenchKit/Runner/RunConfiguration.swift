@@ -43,6 +43,16 @@ public struct RunConfiguration: Sendable {
   public var windowSeconds: Double?
   /// The frame budget: a frame longer than this is counted over budget (8.33 ms: 120 Hz).
   public var budgetNs = 1e9 / 120
+  /// Frames start at their clock times in wall time (`FrameLoop.realTime`), or back to back.
+  public var pacing = Pacing.realTime
+
+  /// How frames follow one another in wall time.
+  public enum Pacing: String, CaseIterable, Sendable {
+    /// Frame f starts no earlier than f / fps seconds after the first, as at each vsync.
+    case realTime = "real-time"
+    /// Each frame starts when the last ends.
+    case backToBack = "back-to-back"
+  }
   /// Faults injected into what the measured strategies answer on (never into `--verify`'s
   /// reference): a self-test of `--verify`, which must then fail.
   public var faults = InjectedFaults()

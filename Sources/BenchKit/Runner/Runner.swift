@@ -79,6 +79,7 @@ public enum Runner {
       var loop = FrameLoop(builder: builder, times: ts, points: pts, queries: q)
       loop.animated = !c.modelTree
       loop.options = StrategyOptions(windowSeconds: c.windowSeconds)
+      loop.realTime = c.pacing == .realTime
       let floors = Floors.measure(loop: loop, warmup: c.warmup)
       for kind in c.strategies {
         progress?("\(kind.rawValue) Q=\(q)")
@@ -191,6 +192,7 @@ final class _Recorder: FrameLoopHooks {
     m.windowPinned = c.windowSeconds != nil && m.windowMs > 0
     m.failures = failures
     m.tree = c.modelTree ? HitTestTree.model.rawValue : HitTestTree.presentation.rawValue
+    m.pacing = c.pacing.rawValue
     return m
   }
 }

@@ -36,7 +36,8 @@ enum ProfileCommand {
   static var parser: ArgumentParser<Options> {
     var p = ArgumentParser<Options>(command: "profile", summary: summary)
     RunCommand.borrowOptions(
-      ["--scene", "--layers", "--animated", "--workload", "--seed", "--semantics", "--threads"], into: &p, \.run)
+      ["--scene", "--layers", "--animated", "--workload", "--seed", "--semantics", "--threads", "--window"], into: &p,
+      \.run)
     p.option(
       "--queries", \.run.queries, valueName: "Q", help: "queries per repetition (default 1000)",
       expected: "an integer from 1 to 1000000"
@@ -46,8 +47,11 @@ enum ProfileCommand {
       expected: "one of \(StrategyKind.allCases.map(\.rawValue).joined(separator: ", "))"
     ) { StrategyKind(rawValue: $0) }
     p.option(
-      "--phase", \.phase, valueName: "PHASE", help: "update, queries (default) or presentation",
-      expected: "update, queries or presentation"
+      "--phase", \.phase, valueName: "PHASE",
+      help:
+        "update, queries (default), presentation or frame "
+        + "(build, update and queries at successive times)",
+      expected: "update, queries, presentation or frame"
     ) { ProfilePhase(rawValue: $0) }
     p.option(
       "--seconds", \.seconds, valueName: "T", help: "how long to loop (default 5)",

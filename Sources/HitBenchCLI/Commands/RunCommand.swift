@@ -87,6 +87,11 @@ enum RunCommand {
       expected: "a number of milliseconds from 1 to 4000"
     ) { ArgumentValues.number(in: 1...4000)($0).map { $0 / 1000 } }
     p.option(
+      "--pacing", \.config.pacing, valueName: "P",
+      help: "real-time (default: each frame starts at its clock time, as at each vsync) or back-to-back",
+      expected: "real-time or back-to-back"
+    ) { RunConfiguration.Pacing(rawValue: $0) }
+    p.option(
       "--budget", \.config.budgetNs, valueName: "MS",
       help: "the frame budget, in ms: results count the frames over it (default 8.33, one frame at 120 Hz)",
       expected: "a number of milliseconds from 0.01 to 10000"
@@ -181,6 +186,7 @@ enum RunCommand {
         if explicit.contains("--threads") { c.threads = o.config.threads }
         if explicit.contains("--window") { c.windowSeconds = o.config.windowSeconds }
         if explicit.contains("--budget") { c.budgetNs = o.config.budgetNs }
+        if explicit.contains("--pacing") { c.pacing = o.config.pacing }
         c.seed = o.config.seed
         c.verify = o.config.verify
         c.faults = o.config.faults

@@ -91,7 +91,7 @@ final class _StaggerState {
   init(_ groups: MotionGroups, _ options: StrategyOptions) {
     self.groups = groups
     motion = MotionBounds(scene: groups.scene, semantics: groups.semantics)
-    length = WindowLength(pinned: options.windowSeconds)
+    length = WindowLength(pinned: options.windowSeconds, buildsInBackground: false)
   }
 
   var isCurrent: Bool { updated && groups.scene.changeVersion == version }
@@ -251,19 +251,20 @@ final class _StaggerState {
 }
 
 struct _StaggerQuery<Counter: WorkCounter> {
-  var search: CandidateSearch<Counter>
-  unowned(unsafe) let grid: LinkedBoxGrid
+  var search: CandidateSearch
+  /// Unmanaged, called through a guaranteed reference: no reference count per query.
+  let grid: Unmanaged<LinkedBoxGrid>
   let box: UnsafePointer<Box>
   let proposals: UnsafeMutablePointer<Int32>
   var scanned = 0
 
   @inline(__always)
   init(
-    search: CandidateSearch<Counter>, grid: LinkedBoxGrid, box: UnsafeMutablePointer<Box>,
+    search: CandidateSearch, grid: LinkedBoxGrid, box: UnsafeMutablePointer<Box>,
     proposals: UnsafeMutablePointer<Int32>
   ) {
     self.search = search
-    self.grid = grid
+    self.grid = Unmanaged.passUnretained(grid)
     self.box = UnsafePointer(box)
     self.proposals = proposals
   }
@@ -272,7 +273,7 @@ struct _StaggerQuery<Counter: WorkCounter> {
   mutating func query(_ p: Point, _ counter: inout Counter) -> LayerID? {
     search.reset()
     search.group(0, p, &counter)
-    let n = grid.entries(at: p, into: proposals)
+    let n = grid._withUnsafeGuaranteedRef { $0.entries(at: p, into: proposals) }
     scanned &+= n
     var k = 0
     while k < n {
@@ -287,7 +288,7 @@ struct _StaggerQuery<Counter: WorkCounter> {
   /// The grid's work for p alone: what `costOfCandidates` subtracts.
   @inline(__always)
   mutating func proposalsOnly(_ p: Point) -> Int {
-    let n = grid.entries(at: p, into: proposals)
+    let n = grid._withUnsafeGuaranteedRef { $0.entries(at: p, into: proposals) }
     var held = 0
     var k = 0
     while k < n {

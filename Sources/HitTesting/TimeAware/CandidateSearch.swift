@@ -10,10 +10,12 @@ import Presentation
 /// stops at the first hit in a rank-sorted list and skips every group no candidate of which can
 /// beat the best found. Holds no reference count: the objects are the batch's, the columns a
 /// `MotionGroups.View`.
-struct CandidateSearch<Counter: WorkCounter> {
+struct CandidateSearch {
   let view: MotionGroups.View
-  unowned(unsafe) let lazy: LazyPresentation
-  unowned(unsafe) let frame: PresentationFrame
+  // Unmanaged, each call through a guaranteed reference: a batch's objects outlive it, and
+  // neither a load nor a call may touch their reference counts.
+  let _lazy: Unmanaged<LazyPresentation>
+  let _frame: Unmanaged<PresentationFrame>
   let ordered: Bool
   /// The best candidate so far: its layer (-1: none) and rank.
   var bestLayer = -1
@@ -24,8 +26,8 @@ struct CandidateSearch<Counter: WorkCounter> {
   @inline(__always)
   init(_ view: MotionGroups.View, _ lazy: LazyPresentation, _ frame: PresentationFrame) {
     self.view = view
-    self.lazy = lazy
-    self.frame = frame
+    _lazy = Unmanaged.passUnretained(lazy)
+    _frame = Unmanaged.passUnretained(frame)
     ordered = lazy.orderIsStatic
   }
 
@@ -45,7 +47,7 @@ struct CandidateSearch<Counter: WorkCounter> {
 
   /// Tests group g for world point p.
   @inline(__always)
-  mutating func group(_ g: Int, _ p: Point, _ counter: inout Counter) {
+  mutating func group<Counter: WorkCounter>(_ g: Int, _ p: Point, _ counter: inout Counter) {
     guard canBeat(g) else { return }
     var q = p
     // How far the conversion into the group's space can be off: member boxes are widened by
@@ -57,16 +59,16 @@ struct CandidateSearch<Counter: WorkCounter> {
         // A member-less group under a pinned parent: one lean evaluation a frame.
         if !ordered || view.rank[r] > bestRank {
           candidates &+= 1
-          if lazy.leanCandidate(r, p) { _take(r) }
+          if _lazy._withUnsafeGuaranteedRef({ $0.leanCandidate(r, p) }) { _take(r) }
         }
         return
       }
-      lazy.ensure(r)
+      _lazy._withUnsafeGuaranteedRef { $0.ensure(r) }
       if !ordered || view.rank[r] > bestRank {
         candidates &+= 1
-        if frame.isCandidate(r, p) { _take(r) }
+        if _frame._withUnsafeGuaranteedRef({ $0.isCandidate(r, p) }) { _take(r) }
       }
-      guard let local = frame._fromWorldWithError(r, p) else { return }
+      guard let local = _frame._withUnsafeGuaranteedRef({ $0._fromWorldWithError(r, p) }) else { return }
       q = local.point
       error = local.error
     }
@@ -96,7 +98,9 @@ struct CandidateSearch<Counter: WorkCounter> {
   /// answers whether the search of the list goes on (with a static order, not after a hit:
   /// ranks only decrease along a list).
   @inline(__always)
-  mutating func _consider(_ i: Int, _ q: Point, _ error: (x: Double, y: Double), _ p: Point, _ counter: inout Counter)
+  mutating func _consider<Counter: WorkCounter>(
+    _ i: Int, _ q: Point, _ error: (x: Double, y: Double), _ p: Point, _ counter: inout Counter
+  )
     -> Bool
   {
     counter.tested(1)
@@ -106,8 +110,8 @@ struct CandidateSearch<Counter: WorkCounter> {
     guard q.x >= b.minX - error.x && q.x <= b.maxX + error.x && q.y >= b.minY - error.y && q.y <= b.maxY + error.y
     else { return true }
     candidates &+= 1
-    lazy.ensure(m)
-    if frame.isCandidate(m, p) {
+    _lazy._withUnsafeGuaranteedRef { $0.ensure(m) }
+    if _frame._withUnsafeGuaranteedRef({ $0.isCandidate(m, p) }) {
       _take(m)
       return !ordered
     }
@@ -115,7 +119,11 @@ struct CandidateSearch<Counter: WorkCounter> {
   }
 
   @inline(__always) mutating func _take(_ m: Int) {
-    if bestLayer < 0 || (ordered ? view.rank[m] > bestRank : lazy.isAbove(m, bestLayer)) {
+    if bestLayer < 0
+      || (ordered
+        ? view.rank[m] > bestRank
+        : _lazy._withUnsafeGuaranteedRef { $0.isAbove(m, bestLayer) })
+    {
       bestLayer = m
       bestRank = view.rank[m]
     }

@@ -22,18 +22,20 @@ extension MotionGroups {
     let count: Int
   }
 
-  /// Runs `body` with a view of the columns (valid inside it only: the groups are not rebuilt
-  /// while it runs).
-  @inline(__always) func withView<R>(_ body: (View) -> R) -> R {
-    body(
-      View(
-        root: root._unsafeStorage, memberStart: memberStart._unsafeStorage, members: members._unsafeStorage,
-        memberBox: memberBox._unsafeStorage, maxRank: maxRank._unsafeStorage,
-        prefixMaxRank: prefixMaxRank._unsafeStorage, gridOf: gridOf._unsafeStorage,
-        gridGeometry: gridGeometry._unsafeStorage, gridCellBase: gridCellBase._unsafeStorage,
-        cellStart: cellStart._unsafeStorage, cellEntries: cellEntries._unsafeStorage,
-        leanRoot: leanRoot._unsafeStorage, rank: rank._unsafeStorage, count: count))
+  /// A view of the columns, valid while the groups are not rebuilt (`refresh`): a batch of
+  /// queries takes one, and updates, which may rebuild, never run during a batch.
+  var view: View {
+    View(
+      root: root._unsafeStorage, memberStart: memberStart._unsafeStorage, members: members._unsafeStorage,
+      memberBox: memberBox._unsafeStorage, maxRank: maxRank._unsafeStorage,
+      prefixMaxRank: prefixMaxRank._unsafeStorage, gridOf: gridOf._unsafeStorage,
+      gridGeometry: gridGeometry._unsafeStorage, gridCellBase: gridCellBase._unsafeStorage,
+      cellStart: cellStart._unsafeStorage, cellEntries: cellEntries._unsafeStorage,
+      leanRoot: leanRoot._unsafeStorage, rank: rank._unsafeStorage, count: count)
   }
+
+  /// Runs `body` with a view of the columns (valid inside it only).
+  @inline(__always) func withView<R>(_ body: (View) -> R) -> R { body(view) }
 
   /// Checks the groups (with `HITBENCH_INTERNAL_CHECKS`): member ranges nested in order, each
   /// member in its group and not moving, members by descending rank, the prefix of the

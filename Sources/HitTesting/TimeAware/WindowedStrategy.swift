@@ -19,7 +19,7 @@ public struct WindowedStrategy<Index: MotionIndex>: SceneStrategy, CandidateCost
   public static var summary: String { Index.summary }
   public static var family: StrategyFamily { Index.family }
 
-  var state: _WindowedState<Index>?
+  @usableFromInline var state: _WindowedState<Index>?
 
   public init() {}
 
@@ -39,22 +39,50 @@ public struct WindowedStrategy<Index: MotionIndex>: SceneStrategy, CandidateCost
 
   public func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
     guard let s = state else { return nil }
-    return s.batch { (q: inout _WindowQuery<Index, Counter>) in q.query(p, &counter) }
+    var search = s._beginBatch()
+    let n = s.front.index.candidates(p, at: search.fraction, into: search.proposals)
+    let answer = search._query(p, proposed: n, ordered: Index.isOrdered, &counter)
+    s._endBatch(search)
+    return answer
   }
 
+  // Inlinable, so the loop is compiled where the index is concrete (this module's strategies in
+  // BenchKit's table, a peer's in its module): the index's proposals are a direct call, and the
+  // search over them (`WindowSearch`, not generic) is specialised here once for all.
+  @inlinable
   public func answer(_ points: UnsafeBufferPointer<Point>, into results: UnsafeMutableBufferPointer<LayerID?>) {
     guard let s = state, s.isCurrent else { _staleFrame(Self.name) }
-    var counter = NoCounter()
-    s.answer(points, into: results, counter: &counter)
+    let index = s._frontIndex
+    var search = s._beginBatch()
+    let n = Swift.min(points.count, results.count)
+    var i = 0
+    while i < n {
+      let p = points[i]
+      let k = index.candidates(p, at: search.fraction, into: search.proposals)
+      results[i] = search.query(p, proposed: k, ordered: Index.isOrdered)
+      i &+= 1
+    }
+    s._endBatch(search)
   }
 
+  @inlinable
   public func answerCounting(_ points: UnsafeBufferPointer<Point>, into results: UnsafeMutableBufferPointer<LayerID?>)
     -> Int
   {
     guard let s = state, s.isCurrent else { _staleFrame(Self.name) }
-    var counter = TallyCounter()
-    s.answer(points, into: results, counter: &counter)
-    return counter.count
+    let index = s._frontIndex
+    var search = s._beginBatch()
+    var tested = 0
+    let n = Swift.min(points.count, results.count)
+    var i = 0
+    while i < n {
+      let p = points[i]
+      let k = index.candidates(p, at: search.fraction, into: search.proposals)
+      results[i] = search.query(p, proposed: k, ordered: Index.isOrdered, counting: &tested)
+      i &+= 1
+    }
+    s._endBatch(search)
+    return tested
   }
 
   public func costOfCandidates(_ points: UnsafeBufferPointer<Point>) -> (candidates: Int, nanoseconds: UInt64) {
@@ -64,7 +92,7 @@ public struct WindowedStrategy<Index: MotionIndex>: SceneStrategy, CandidateCost
 }
 
 /// A windowed strategy's state (a class: queries are non-mutating and count their work).
-final class _WindowedState<Index: MotionIndex> {
+@usableFromInline final class _WindowedState<Index: MotionIndex> {
   let groups: MotionGroups
   let builder: WindowBuilder<Index>
   /// The window queries read, and the one the builder fills (posted for `backStart`).
@@ -92,7 +120,11 @@ final class _WindowedState<Index: MotionIndex> {
 
   deinit { builder.wait() }
 
-  var isCurrent: Bool { updated && groups.scene.changeVersion == version }
+  @usableFromInline var isCurrent: Bool { updated && groups.scene.changeVersion == version }
+
+  /// The front window's index (a value sharing its storage; the front slot is not rebuilt
+  /// while a batch runs).
+  @usableFromInline var _frontIndex: Index { front.index }
 
   var memoryFootprint: Int {
     groups.memoryFootprint + front.memoryFootprint + back.memoryFootprint + proposals.memoryFootprint
@@ -132,7 +164,7 @@ final class _WindowedState<Index: MotionIndex> {
     }
     fraction = front.fraction(t)
     self.animated = animated
-    length.frames += 1
+    length.frameStarted(wall: Clocks.monotonicNanoseconds(), clock: t)
     counters.windowSeconds = animated ? length.seconds : 0
     counters.unbounded = front.unbounded
     counters.reindexed = counters.windowsStarted > 0 ? groups.movingCount : 0
@@ -158,20 +190,24 @@ final class _WindowedState<Index: MotionIndex> {
     backPosted = true
   }
 
-  /// Runs `body` with a search over the groups and the front window (one view per batch).
-  @inline(__always)
-  func batch<Counter: WorkCounter, R>(_ body: (inout _WindowQuery<Index, Counter>) -> R) -> R {
-    groups.withView { view in
-      var q = _WindowQuery<Index, Counter>(
-        search: CandidateSearch(view, groups.lazy, groups.lazy.frame), slot: front, fraction: fraction,
-        proposals: proposals._unsafeStorage)
-      let r = body(&q)
-      counters.candidates &+= q.search.candidates
-      counters.presentations = groups.lazy.evaluations
-      length.candidates &+= q.search.candidates
-      length.scanned &+= q.scanned
-      return r
-    }
+  /// A search over the groups and the front window for one batch of queries: plain pointers,
+  /// valid until `_endBatch` (nothing is rebuilt in between: updates and batches alternate).
+  @usableFromInline func _beginBatch() -> WindowSearch {
+    WindowSearch(
+      search: CandidateSearch(groups.view, groups.lazy, groups.lazy.frame), started: Clocks.monotonicNanoseconds(),
+      bound: UnsafePointer(front.bound._unsafeStorage), entryGroup: UnsafePointer(front.entryGroup._unsafeStorage),
+      outside: UnsafePointer(front.outside._unsafeStorage), outsideCount: front.outside.count, fraction: fraction,
+      proposals: proposals._unsafeStorage)
+  }
+
+  /// Takes in a batch's counts (for reports and the window length).
+  @usableFromInline func _endBatch(_ search: WindowSearch) {
+    counters.candidates &+= search.search.candidates
+    counters.presentations = groups.lazy.evaluations
+    length.candidates &+= search.search.candidates
+    length.scanned &+= search.scanned
+    length.queries &+= search.queries
+    length.queryNanoseconds &+= Clocks.monotonicNanoseconds() &- search.started
   }
 
   /// See `CandidateCosting`.
@@ -180,110 +216,24 @@ final class _WindowedState<Index: MotionIndex> {
     let time = lazy.frame.time
     let results = UnsafeMutableBufferPointer<LayerID?>.allocate(capacity: Swift.max(points.count, 1))
     defer { results.deallocate() }
-    var counter = NoCounter()
     lazy.prepare(at: time, animated: animated)
-    let before = counters.candidates
+    let index = front.index
+    var search = _beginBatch()
     let t0 = Clocks.monotonicNanoseconds()
-    answer(points, into: results, counter: &counter)
+    for (i, p) in points.enumerated() {
+      let k = index.candidates(p, at: search.fraction, into: search.proposals)
+      results[i] = search.query(p, proposed: k, ordered: Index.isOrdered)
+    }
     let t1 = Clocks.monotonicNanoseconds()
-    let candidates = counters.candidates - before
     var sink = 0
-    batch { (q: inout _WindowQuery<Index, NoCounter>) in
-      for p in points { sink &+= q.proposalsOnly(p) }
+    for p in points {
+      let k = index.candidates(p, at: search.fraction, into: search.proposals)
+      sink &+= search.proposalsHeld(p, proposed: k)
     }
     let t2 = Clocks.monotonicNanoseconds()
-    counters.candidates = before
     if sink < 0 { print(sink) }
     let full = t1 &- t0
-    let index = t2 &- t1
-    return (candidates, full > index ? full &- index : 0)
-  }
-
-  func answer<Counter: WorkCounter>(
-    _ points: UnsafeBufferPointer<Point>, into results: UnsafeMutableBufferPointer<LayerID?>, counter: inout Counter
-  ) {
-    batch { (q: inout _WindowQuery<Index, Counter>) in
-      var i = 0
-      let n = Swift.min(points.count, results.count)
-      while i < n {
-        results[i] = q.query(points[i], &counter)
-        i &+= 1
-      }
-    }
-  }
-}
-
-/// One batch's queries against a window: the search, the slot's columns as plain pointers, and
-/// the proposals buffer.
-struct _WindowQuery<Index: MotionIndex, Counter: WorkCounter> {
-  var search: CandidateSearch<Counter>
-  unowned(unsafe) let slot: WindowSlot<Index>
-  let bound: UnsafePointer<LinearBox>
-  let entryGroup: UnsafePointer<Int32>
-  let outside: UnsafePointer<Int32>
-  let outsideCount: Int
-  let fraction: Double
-  let proposals: UnsafeMutablePointer<Int32>
-  var scanned = 0
-
-  @inline(__always)
-  init(
-    search: CandidateSearch<Counter>, slot: WindowSlot<Index>, fraction: Double, proposals: UnsafeMutablePointer<Int32>
-  ) {
-    self.search = search
-    self.slot = slot
-    bound = UnsafePointer(slot.bound._unsafeStorage)
-    entryGroup = UnsafePointer(slot.entryGroup._unsafeStorage)
-    outside = UnsafePointer(slot.outside._unsafeStorage)
-    outsideCount = slot.outside.count
-    self.fraction = fraction
-    self.proposals = proposals
-  }
-
-  @inline(__always)
-  mutating func query(_ p: Point, _ counter: inout Counter) -> LayerID? {
-    search.reset()
-    search.group(0, p, &counter)
-    let s = fraction
-    let n = slot.index.candidates(p, at: s, into: proposals)
-    scanned &+= n &+ outsideCount
-    var k = 0
-    while k < n {
-      let g = Int(entryGroup[Int(proposals[k])])
-      k &+= 1
-      // Proposals in descending group order: no group from here can beat the best found.
-      if Index.isOrdered && search.nothingUpTo(g) { break }
-      counter.tested(1)
-      if bound[g].holds(p, at: s) { search.group(g, p, &counter) }
-    }
-    var j = 0
-    while j < outsideCount {
-      let g = Int(outside[j])
-      j &+= 1
-      counter.tested(1)
-      if search.canBeat(g) && bound[g].holds(p, at: s) { search.group(g, p, &counter) }
-    }
-    return search.answer
-  }
-
-  /// The index's work for p alone (its proposals and their bound tests): what
-  /// `costOfCandidates` subtracts.
-  @inline(__always)
-  mutating func proposalsOnly(_ p: Point) -> Int {
-    let s = fraction
-    let n = slot.index.candidates(p, at: s, into: proposals)
-    var held = 0
-    var k = 0
-    while k < n {
-      let g = Int(entryGroup[Int(proposals[k])])
-      if bound[g].holds(p, at: s) { held &+= 1 }
-      k &+= 1
-    }
-    var j = 0
-    while j < outsideCount {
-      if bound[Int(outside[j])].holds(p, at: s) { held &+= 1 }
-      j &+= 1
-    }
-    return held
+    let proposing = t2 &- t1
+    return (search.search.candidates, full > proposing ? full &- proposing : 0)
   }
 }

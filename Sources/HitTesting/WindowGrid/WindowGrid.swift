@@ -48,9 +48,15 @@ final class _GridStorage {
   var fill = ColumnBuffer<Int32>()
   var entries = ColumnBuffer<Int32>()
   var overflow = ColumnBuffer<Int32>()
+  /// Each cell entry's and overflow entry's box, beside it: a query streams through them.
+  var entryBox = ColumnBuffer<OutwardBox>()
+  var overflowBox = ColumnBuffer<OutwardBox>()
+  /// Every box, rounded outward (by entry), for the two passes that list them.
+  var outward = ColumnBuffer<OutwardBox>()
 
   var memoryFootprint: Int {
     cellStart.memoryFootprint + fill.memoryFootprint + entries.memoryFootprint + overflow.memoryFootprint
+      + entryBox.memoryFootprint + overflowBox.memoryFootprint + outward.memoryFootprint
   }
 
   /// Every table at its bound for this many boxes (the cell limit squared, `entriesPerBox`
@@ -60,7 +66,10 @@ final class _GridStorage {
     cellStart.reserve(limit * limit + 1)
     fill.reserve(limit * limit + 1)
     overflow.reserve(boxes)
+    overflowBox.reserve(boxes)
+    outward.reserve(boxes)
     entries.reserve(boxes * Self.entriesPerBox + 64)
+    entryBox.reserve(boxes * Self.entriesPerBox + 64)
   }
 
   /// Cell entries a box may take on average: when the boxes' cells add up to more, the
@@ -94,6 +103,7 @@ final class _GridStorage {
     }
     let cells = geometry.cellCount
     reserve(count)
+    for i in 0..<count { outward[i] = OutwardBox(boxes[i]) }
     let geometry = self.geometry
     @inline(__always) func cellsCovered(_ b: Box) -> Int {
       let s = geometry.span(of: b)
@@ -124,6 +134,7 @@ final class _GridStorage {
         let s = geometry.span(of: boxes[i])
         if (s.x1 - s.x0 + 1) * (s.y1 - s.y0 + 1) > maxCells {
           overflow[overflowCount] = Int32(i)
+          overflowBox[overflowCount] = outward[i]
           overflowCount += 1
           continue
         }
@@ -132,7 +143,10 @@ final class _GridStorage {
       for c in 0..<cells { start[c + 1] &+= start[c] }
     }
     overflow.reserve(overflowCount)
+    overflowBox.reserve(overflowCount)
     entries.reserve(Int(cellStart[cells]))
+    entryBox.reserve(Int(cellStart[cells]))
+    let eb = entryBox._unsafeStorage
     cellStart.withUnsafeBufferPointer { start in
       fill.withUnsafeMutableBufferPointer { f in
         entries.withUnsafeMutableBufferPointer { e in
@@ -146,6 +160,7 @@ final class _GridStorage {
               for x in s.x0...s.x1 {
                 let c = y * columns + x
                 e[Int(f[c])] = Int32(i)
+                eb[Int(f[c])] = outward[i]
                 f[c] &+= 1
               }
             }
@@ -155,35 +170,42 @@ final class _GridStorage {
     }
   }
 
-  /// The point's cell list and the overflow list merged in descending entry order.
+  /// The entries of the point's cell list and of the overflow list whose boxes may hold it,
+  /// merged in descending entry order: a sequential pass over each list's boxes.
   @inline(__always) func candidates(_ p: Point, into out: UnsafeMutablePointer<Int32>) -> Int {
     guard !p.x.isNaN, !p.y.isNaN else { return 0 }
     let c = geometry.cell(of: p)
     let e = entries._unsafeStorage
-    let o = overflow._unsafeStorage
+    let eb = entryBox._unsafeStorage
+    var n = 0
     var i = Int(cellStart[c])
     let iEnd = Int(cellStart[c + 1])
-    var j = 0
     let jEnd = overflow.count
-    var n = 0
-    while i < iEnd && j < jEnd {
-      if e[i] > o[j] {
+    if jEnd == 0 {
+      while i < iEnd {
+        if eb[i].holds(p) {
+          out[n] = e[i]
+          n &+= 1
+        }
+        i &+= 1
+      }
+      return n
+    }
+    let o = overflow._unsafeStorage
+    let ob = overflowBox._unsafeStorage
+    var j = 0
+    while i < iEnd && !eb[i].holds(p) { i &+= 1 }
+    while j < jEnd && !ob[j].holds(p) { j &+= 1 }
+    while i < iEnd || j < jEnd {
+      if j >= jEnd || (i < iEnd && e[i] > o[j]) {
         out[n] = e[i]
         i &+= 1
+        while i < iEnd && !eb[i].holds(p) { i &+= 1 }
       } else {
         out[n] = o[j]
         j &+= 1
+        while j < jEnd && !ob[j].holds(p) { j &+= 1 }
       }
-      n &+= 1
-    }
-    while i < iEnd {
-      out[n] = e[i]
-      i &+= 1
-      n &+= 1
-    }
-    while j < jEnd {
-      out[n] = o[j]
-      j &+= 1
       n &+= 1
     }
     return n

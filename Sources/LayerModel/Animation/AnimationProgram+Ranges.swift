@@ -87,7 +87,8 @@ extension FrozenAnimationProgram {
         // The children's parent time is the group's local time within its iteration.
         let d = durations[k].x
         var inner = s
-        let y = _paced(r.timingFunction, progress: _progress(k, times).progress)
+        let pieces = _progress(k, times)
+        let y = _paced(r.timingFunction, progress: pieces.wrapped.map { pieces.progress.hull($0) } ?? pieces.progress)
         widen(Int32(k + 1)..<r.end, &inner, localTimes: y * Interval(d))
         s = _alwaysActive(k, times) ? inner : s.hull(inner)
         k = Int(r.end)
@@ -122,12 +123,13 @@ extension FrozenAnimationProgram {
 
   /// The progress (after the iteration rule, before pacing) a record can be at for local times
   /// in `times`, and its cycle index: a sub-interval when the times stay inside one iteration
-  /// of the active period, else all of [0, 1].
-  func _progress(_ k: Int, _ times: Interval) -> (progress: Interval, cycles: Interval) {
+  /// of the active period or cross one boundary between iterations (an autoreversed turn stays
+  /// near one end; a plain wrap is two pieces, the second in `wrapped`), else all of [0, 1].
+  func _progress(_ k: Int, _ times: Interval) -> (progress: Interval, wrapped: Interval?, cycles: Interval) {
     let t = records[k].timing
     let d = durations[k].x
     let total = durations[k].y
-    let all = (Interval.unit, Interval(0, .infinity))
+    let all = (Interval.unit, Interval?.none, Interval(0, .infinity))
     guard times.isBounded, d.isFinite, d > 0 else { return all }
     let a = (times.lo - t.beginTime) * t.speed
     let b = (times.hi - t.beginTime) * t.speed
@@ -137,7 +139,7 @@ extension FrozenAnimationProgram {
     // ulps): any progress, and any cycle the evaluation can reach (it clamps the count to
     // 2^53; a cumulative step applies only to positive counts).
     let iterations = Swift.max(Swift.abs(ta.lo + t.timeOffset), Swift.abs(ta.hi + t.timeOffset)) / d
-    guard iterations < 0x1p40 else { return (.unit, Interval(0, 0x1p53)) }
+    guard iterations < 0x1p40 else { return (.unit, nil, Interval(0, 0x1p53)) }
     // The cycle count, for cumulative animations: of the times the evaluation reaches (before
     // the start a backwards fill sits at the offset; after the end a held end at offset +
     // total; the offset can carry either past total / cycle), with one cycle to spare on each
@@ -148,20 +150,28 @@ extension FrozenAnimationProgram {
     let k0 = Swift.max((Swift.min(lowT, highT) / cycle).rounded(.down) - 1, 0)
     let k1 = Swift.max((Swift.max(lowT, highT, t.timeOffset) / cycle).rounded(.down) + 1, 0)
     let cycles = Interval(k0, Swift.max(k0, k1))
-    guard ta.lo >= 0, ta.hi < total else { return (.unit, cycles) }
+    guard ta.lo >= 0, ta.hi < total else { return (.unit, nil, cycles) }
     let t0 = ta.lo + t.timeOffset
     let t1 = ta.hi + t.timeOffset
     let i0 = (t0 / d).rounded(.down)
     let i1 = (t1 / d).rounded(.down)
-    guard i0 == i1, i0.magnitude < 9e15 else { return (.unit, cycles) }
-    var f0 = (t0 - i0 * d) / d
-    var f1 = (t1 - i1 * d) / d
-    if t.autoreverses && i0.truncatingRemainder(dividingBy: 2) != 0 {
-      f0 = 1 - f0
-      f1 = 1 - f1
+    guard i0.magnitude < 9e15, i1 == i0 || i1 == i0 + 1 else { return (.unit, nil, cycles) }
+    let f0 = (t0 - i0 * d) / d
+    let f1 = (t1 - i1 * d) / d
+    @inline(__always) func clamped(_ p: Interval) -> Interval {
+      let q = p.padded
+      return Interval(Swift.max(q.lo, 0), Swift.min(q.hi, 1))
     }
-    let p = Interval(Swift.min(f0, f1), Swift.max(f0, f1)).padded
-    return (Interval(Swift.max(p.lo, 0), Swift.min(p.hi, 1)), cycles)
+    let reversed = t.autoreverses && i0.truncatingRemainder(dividingBy: 2) != 0
+    if i0 == i1 {
+      return (clamped(reversed ? Interval(1 - f1, 1 - f0) : Interval(f0, f1)), nil, cycles)
+    }
+    if t.autoreverses {
+      // A turn: forwards to 1 and back (or backwards to 0 and forwards again).
+      return (clamped(reversed ? Interval(0, Swift.max(1 - f0, f1)) : Interval(Swift.min(f0, 1 - f1), 1)), nil, cycles)
+    }
+    // A wrap: from f0 up to the end of one iteration, then from the start of the next to f1.
+    return (clamped(Interval(f0, 1)), clamped(Interval(0, f1)), cycles)
   }
 
   /// What a timing function (index into `curves`, -1: none) makes of progress in `p`.
@@ -179,7 +189,7 @@ extension FrozenAnimationProgram {
   /// One property record applied: its value interval written into `s` (its key path's numbers,
   /// or the transform's decomposition).
   func _widenProperty(_ k: Int, _ r: AnimationRecord, _ s: inout IntervalState, _ times: Interval) {
-    let (progress, cycles) = _progress(k, times)
+    let (progress, wrapped, cycles) = _progress(k, times)
     let w = r.lane == .lean ? Int(r.width) : _componentCount(r.keyPath)
     guard w > 0 else {
       // hidden (only removes hits) and other value-less paths change no geometry.
@@ -191,6 +201,13 @@ extension FrozenAnimationProgram {
     guard var v = _value(k, r, progress, cycles: cycles, under: under, w) else {
       s.bounded = false
       return
+    }
+    if let wrapped {
+      guard let second = _value(k, r, wrapped, cycles: cycles, under: under, w) else {
+        s.bounded = false
+        return
+      }
+      for i in 0..<w { v[i] = v[i].hull(second[i]) }
     }
     if r.cumulative {
       guard let (e0, e1) = _cycleEnds(k, r, under, w), cycles.isBounded else {

@@ -363,6 +363,15 @@ enum LeanLevel {
     _ v: UnsafePointer<Double>, transform t: AffineMap, bits b: CompiledScene.Bits, rules: AdmissionRules,
     inverse linear: LinearInverse
   ) -> (map: AffineMap, inverse: AffineMap, flags: UInt8, box: Box) {
+    compute(UnsafeRawPointer(v).load(as: LeanValues.self), transform: t, bits: b, rules: rules, inverse: linear)
+  }
+
+  @inline(__always)
+  static func compute(
+    _ values: LeanValues, transform t: AffineMap, bits b: CompiledScene.Bits, rules: AdmissionRules,
+    inverse linear: LinearInverse
+  ) -> (map: AffineMap, inverse: AffineMap, flags: UInt8, box: Box) {
+    let v = values.v
     let ax = v[2] + v[6] * v[4]
     let ay = v[3] + v[7] * v[5]
     let map = AffineMap(

@@ -47,6 +47,9 @@ public final class LazyPresentation {
   public private(set) var evaluations = 0
   /// The frame holding the evaluated rows (row m is layer m; other rows are stale).
   public var frame: PresentationFrame { builder.frame }
+  /// The same frame, read through a guaranteed reference on the per-candidate path (the
+  /// builder owns it for as long as this object lives).
+  let _frame: Unmanaged<PresentationFrame>
   public var count: Int { scene.count }
 
   /// Which frame columns `ensure` computes: `.structure` (level maps, flags, the world map for
@@ -59,6 +62,7 @@ public final class LazyPresentation {
     self.semantics = semantics
     self.columns = columns.union(.structure)
     builder = PresentationFrameBuilder(scene: scene, semantics: semantics)
+    _frame = Unmanaged.passUnretained(builder.frame)
     // The composer reads the frame's columns, which exist once the builder has sized them.
     builder._reload()
     composer = _RowComposer(builder, columns)
@@ -126,7 +130,13 @@ public final class LazyPresentation {
       stamp = 1
     }
     evaluations = 0
+    _animations = Unmanaged.passUnretained(scene.animations)
   }
+
+  /// The scene's animation program as of the last `prepare` (the scene keeps it alive and does
+  /// not replace it between prepares): called through a guaranteed reference, so a lean
+  /// evaluation touches no reference count.
+  var _animations: Unmanaged<FrozenAnimationProgram>?
 
   /// Keeps layer m's row (made current first) at every time from now on: for layers whose
   /// presentation cannot change (no animation on them or above them, in either tree), so that
@@ -167,33 +177,35 @@ public final class LazyPresentation {
     let q = leanFromWorld[m].apply(p)
     let b = leanBounds[m]
     guard q.x >= b.minX && q.x < b.maxX && q.y >= b.minY && q.y < b.maxY else { return false }
-    return frame._guardChainAdmits(Int(leanGuard[m]), p)
+    let row = Int(leanGuard[m])
+    return _frame._withUnsafeGuaranteedRef { $0._guardChainAdmits(row, p) }
   }
 
   /// Layer m's lean row at this frame's time (see `leanCandidate`).
   func _composeLean(_ m: Int) {
     var v = scene.lean[m]
-    if animated && scene.bits[m].contains(.animated) {
-      scene.animations.applyLean(scene.animationStart[m]..<scene.animationEnd[m], to: &v, atParentTime: frame.time)
-    }
-    let f = builder.frame
     let p = Int(scene.parent[m])
-    let (map, inverse, lf, box) = withUnsafePointer(to: v) { raw in
-      LeanLevel.compute(
-        UnsafeRawPointer(raw).assumingMemoryBound(to: Double.self), transform: scene.affineTransform[m],
-        bits: scene.bits[m], rules: builder._rules, inverse: leanInverse[m])
+    // The parent's row, read through a guaranteed reference (no reference count).
+    let (time, parentFlags, parentToWorld, parentFromWorld, parentGuard) = _frame._withUnsafeGuaranteedRef { f in
+      (f.time, f.flags[p], f.toWorld[p], f.fromWorld[p], f.guardRow[p])
     }
-    let parentFlags = f.flags[p]
+    let bits = scene.bits[m]
+    if animated && bits.contains(.animated), let program = _animations {
+      let range = scene.animationStart[m]..<scene.animationEnd[m]
+      program._withUnsafeGuaranteedRef { $0.applyLean(range, to: &v, atParentTime: time) }
+    }
+    let (map, inverse, lf, box) = LeanLevel.compute(
+      v, transform: scene.affineTransform[m], bits: bits, rules: builder._rules, inverse: leanInverse[m])
     var reachable =
       lf & PresentationFrameBuilder.localAdmitted != 0 && lf & PresentationFrameBuilder.localInvertible != 0
       && parentFlags.contains(.reachable)
-    let tw = AffineMap.concat(map, f.toWorld[p])
+    let tw = AffineMap.concat(map, parentToWorld)
     if reachable && GeometryLimits.isTooDistorted(tw.a, tw.b, tw.c, tw.d) { reachable = false }
-    leanFromWorld[m] = AffineMap.concat(f.fromWorld[p], inverse)
+    leanFromWorld[m] = AffineMap.concat(parentFromWorld, inverse)
     leanBounds[m] = box
     leanHittable[m] = reachable && box.maxX > box.minX && box.maxY > box.minY
     let guardBits = PresentationFrame.Flags.clips.rawValue | PresentationFrame.Flags.projective.rawValue
-    leanGuard[m] = parentFlags.rawValue & guardBits == 0 ? f.guardRow[p] : Int32(p)
+    leanGuard[m] = parentFlags.rawValue & guardBits == 0 ? parentGuard : Int32(p)
     leanStamp[m] = stamp
     evaluations &+= 1
   }

@@ -1,0 +1,53 @@
+import LayerModel
+import Presentation
+
+/// A box in single precision rounded outward (16 bytes: half a `Box`), tested with four float
+/// compares: for an index's own lists, so a query streams through them instead of fetching each
+/// entry's exact box. It holds every point its exact box holds (a point rounded to the nearest
+/// float is never beyond a bound rounded outward), so it only ever proposes more; the exact test
+/// follows. Edges within ±1e30 (the indexes' magnitude limit) stay finite.
+public struct OutwardBox: Sendable, Equatable, BitwiseCopyable {
+  @usableFromInline var minX: Float
+  @usableFromInline var minY: Float
+  @usableFromInline var maxX: Float
+  @usableFromInline var maxY: Float
+
+  /// Holds nothing (an empty or NaN box).
+  public static let nothing = OutwardBox(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+
+  @inlinable init(minX: Float, minY: Float, maxX: Float, maxY: Float) {
+    self.minX = minX
+    self.minY = minY
+    self.maxX = maxX
+    self.maxY = maxY
+  }
+
+  /// The smallest single-precision box holding `b` (nothing for an empty box).
+  public init(_ b: Box) {
+    guard b.minX <= b.maxX, b.minY <= b.maxY else {
+      self = .nothing
+      return
+    }
+    self.init(minX: Self._down(b.minX), minY: Self._down(b.minY), maxX: Self._up(b.maxX), maxY: Self._up(b.maxY))
+  }
+
+  /// The largest float at most x.
+  static func _down(_ x: Double) -> Float {
+    let f = Float(x)
+    return Double(f) > x ? f.nextDown : f
+  }
+
+  /// The smallest float at least x.
+  static func _up(_ x: Double) -> Float {
+    let f = Float(x)
+    return Double(f) < x ? f.nextUp : f
+  }
+
+  /// Whether the box may hold p (always when its exact box does).
+  @inlinable @inline(__always) public func holds(_ p: Point) -> Bool {
+    // Four compares without branches between them (a SIMD mask reduction compiles worse).
+    let x = Float(p.x)
+    let y = Float(p.y)
+    return (x >= minX) && (x <= maxX) && (y >= minY) && (y <= maxY)
+  }
+}
