@@ -10,6 +10,15 @@ import PackageDescription
   let cpu: [SwiftSetting] = []
 #endif
 
+/// LLVM's function merging folds specialisations whose bodies differ only in the functions they
+/// call into one body that takes those functions as pointers: a direct call per query becomes
+/// an indirect one, and the specialisation loses its name, so scripts/check-specialisation.sh
+/// could not see it. Every module keeps one body per concrete strategy (a specialisation is emitted in
+/// whichever module instantiates it).
+let distinctSpecialisations: [SwiftSetting] = [
+  .unsafeFlags(["-Xfrontend", "-disable-llvm-merge-functions-pass"], .when(configuration: .release))
+]
+
 /// Every target: `_checkInvariants()` is compiled in for debug builds (so the test suite runs
 /// with every invariant checked) and compiles to nothing in release builds. The test command
 /// (`scripts/test.sh`, with `HITBENCH_TEST_OPTIMIZE=1`, in a build directory of its own) builds
@@ -21,25 +30,26 @@ let testOptimized: [SwiftSetting] =
 let checked: [SwiftSetting] =
   [
     .define("HITBENCH_INTERNAL_CHECKS", .when(configuration: .debug))
-  ] + cpu + testOptimized
+  ] + cpu + testOptimized + distinctSpecialisations
 
 /// The measured hot paths (presentation build, strategies): `-Ounchecked` in release builds,
 /// where docs/optimisation-log.md shows it pays. Parsing, the model, the CLI and file output
 /// keep every check. `HITBENCH_CHECKED_HOT_PATHS=1` builds them with -O too (to measure the
 /// difference: docs/optimisation-log.md).
 let hotPath: [SwiftSetting] =
-  Context.environment["HITBENCH_CHECKED_HOT_PATHS"] == "1"
-  ? checked
-  : checked + [
-    .unsafeFlags(["-Ounchecked"], .when(configuration: .release))
-  ]
+  (Context.environment["HITBENCH_CHECKED_HOT_PATHS"] == "1"
+    ? checked
+    : checked + [
+      .unsafeFlags(["-Ounchecked"], .when(configuration: .release))
+    ])
 
 /// jemalloc replaces malloc process-wide, which AddressSanitizer's allocator cannot share a
 /// process with (a buffer one allocates, the other frees: a bad-free report inside the Swift
 /// runtime). `HITBENCH_NO_JEMALLOC=1` (set by scripts/asan.sh and `results.sh --asan`) builds
 /// without it: the allocation counters then read zero and the tests that need them are skipped.
 let jemalloc = Context.environment["HITBENCH_NO_JEMALLOC"] != "1"
-let benchKitSettings: [SwiftSetting] = jemalloc ? checked : checked + [.define("HITBENCH_NO_JEMALLOC")]
+let benchKitSettings: [SwiftSetting] =
+  jemalloc ? checked : checked + [.define("HITBENCH_NO_JEMALLOC")]
 
 let package = Package(
   name: "HitBench",

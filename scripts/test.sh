@@ -23,6 +23,8 @@ swift format lint --strict --recursive Sources Tests Benchmarks Package.swift Pe
 echo "== swift build -c release --product hitbench (the allocation tests measure it)" >&2
 (unset HITBENCH_TEST_OPTIMIZE; swift build -c release --product hitbench)
 export HITBENCH_RELEASE_BINARY="$PWD/.build/release/hitbench"
+echo "== scripts/check-specialisation.sh (every built-in strategy's loops specialised)" >&2
+bash scripts/check-specialisation.sh "$HITBENCH_RELEASE_BINARY"
 echo "== swift build --build-tests" >&2
 swift build --build-tests "${scratch[@]}"
 echo "== swift test${HITBENCH_TEST_SIZE:+ ($HITBENCH_TEST_SIZE)}" >&2

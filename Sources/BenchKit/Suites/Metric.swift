@@ -6,7 +6,7 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
   case frameNsMean, frameNsP99, frameNsMax, frameNsMedian, frameNsP90
   case hitTestNsMean, hitTestNsMedian, presentationNsMean, presentationNsMedian, updateNsMean, updateNsMedian
   case queriesNsMean, queriesNsMedian, cpuNsMean
-  case nsPerQuery, nsPerCandidate, allocationsPerFrame, framesOverBudget, testedPerQuery, indexBytes
+  case nsPerQuery, nsPerCandidate, allocationsPerFrame, framesOverBudget, testedPerQuery, indexBytes, windowsHeld
   /// The presentation build's mean divided by the layer count (derived, not in the JSON).
   case presentationNsPerLayer
 
@@ -33,6 +33,7 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     case .framesOverBudget: ["framesOverBudget"]
     case .testedPerQuery: ["testedPerQuery"]
     case .indexBytes: ["indexBytes"]
+    case .windowsHeld: ["windowsHeld"]
     }
   }
 
@@ -58,6 +59,7 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     case .framesOverBudget: Double(m.framesOverBudget)
     case .testedPerQuery: m.testedPerQuery
     case .indexBytes: Double(m.indexBytes)
+    case .windowsHeld: m.windowsHeld
     case .presentationNsPerLayer: m.presentationNs.mean / Double(Swift.max(m.layers, 1))
     }
   }

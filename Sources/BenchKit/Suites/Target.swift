@@ -1,3 +1,5 @@
+import Foundation
+
 /// A claim a suite checks about its own results ("the grid's frame is at least 10x
 /// tree-walk's on app 10k at Q = 1000"), declared next to the suite's runs as
 /// package-benchmark keeps thresholds with each benchmark. `hitbench run --suite` evaluates every
@@ -46,12 +48,14 @@ public struct ResultQuery: Sendable {
   public var family: String?
   /// Results of every family but this one ("the best own strategy": not a peer).
   public var excludingFamily: String?
+  /// Results of every strategy but these.
+  public var excludingStrategies: [String]
   public var threads: Int?
 
   public init(
     scene: String? = nil, layers: Int? = nil, queries: Int? = nil, workload: String? = nil,
     animatedFraction: Double? = nil, strategy: String? = nil, family: String? = nil, excludingFamily: String? = nil,
-    threads: Int? = nil
+    excludingStrategies: [String] = [], threads: Int? = nil
   ) {
     self.scene = scene
     self.layers = layers
@@ -61,6 +65,7 @@ public struct ResultQuery: Sendable {
     self.strategy = strategy
     self.family = family
     self.excludingFamily = excludingFamily
+    self.excludingStrategies = excludingStrategies
     self.threads = threads
   }
 
@@ -69,7 +74,8 @@ public struct ResultQuery: Sendable {
       && (queries == nil || m.queriesPerFrame == queries) && (workload == nil || m.workload == workload)
       && (animatedFraction == nil || m.animatedFraction == animatedFraction)
       && (strategy == nil || m.strategy == strategy) && (family == nil || m.family == family)
-      && (excludingFamily == nil || m.family != excludingFamily) && (threads == nil || m.threads == threads)
+      && (excludingFamily == nil || m.family != excludingFamily) && !excludingStrategies.contains(m.strategy)
+      && (threads == nil || m.threads == threads)
   }
 
   /// The matching result with the smallest value of `metric` (the fastest, by default by the
@@ -86,6 +92,7 @@ public struct ResultQuery: Sendable {
     if let family { parts.append("the best \(family) strategy") }
     if let excludingFamily { parts.append("the best strategy but the \(excludingFamily)s") }
     if let strategy { parts.append(strategy) }
+    if !excludingStrategies.isEmpty { parts.append("not " + excludingStrategies.joined(separator: " or ")) }
     if let scene { parts.append(scene) }
     if let layers { parts.append("\(layers) layers") }
     if let queries { parts.append("Q = \(queries)") }
@@ -131,6 +138,75 @@ extension Target {
         v <= limit,
         "worst \(worst.strategy) (\(worst.scene) \(worst.layers), Q = \(worst.queriesPerFrame)): \(metric.format(v)) over \(all.count) results (limit \(metric.format(limit)))"
       )
+    }
+  }
+}
+
+extension Target {
+  /// Every result matching `query` has `metric` at least `limit` (a run long enough to hold
+  /// three windows).
+  public static func everyAtLeast(_ name: String, _ query: ResultQuery, _ metric: Metric, _ limit: Double) -> Target {
+    Target(name) { results in
+      let all = results.filter(query.matches)
+      guard let worst = all.min(by: { metric.value($0) < metric.value($1) }) else { return .missing(query.label) }
+      let v = metric.value(worst)
+      return .check(
+        v >= limit,
+        "worst \(worst.strategy) (\(worst.scene) \(worst.layers), Q = \(worst.queriesPerFrame)): "
+          + "\(metric.format(v)) over \(all.count) results (at least \(metric.format(limit)))")
+    }
+  }
+
+  /// Every result matching `query` has `metric` at most `factor` times its own `reference`
+  /// (smoothness: p99 at most 1.5x the median of the same run).
+  public static func everyWithin(
+    _ name: String, _ query: ResultQuery, _ metric: Metric, atMost factor: Double, of reference: Metric
+  ) -> Target {
+    Target(name) { results in
+      let all = results.filter(query.matches)
+      let ratio = { (m: Measurement) in metric.value(m) / Swift.max(reference.value(m), 1e-9) }
+      guard let worst = all.max(by: { ratio($0) < ratio($1) }) else { return .missing(query.label) }
+      let r = ratio(worst)
+      return .check(
+        r <= factor,
+        "worst \(worst.strategy) (\(worst.scene) \(worst.layers), Q = \(worst.queriesPerFrame)): "
+          + "\(metric.rawValue) \(metric.format(metric.value(worst))) = \(formatRatio(r))x "
+          + "\(reference.rawValue) over \(all.count) results (limit \(formatRatio(factor))x)")
+    }
+  }
+
+  /// At every configuration (scene, size, Q) where both sides ran, the best of `fast` against
+  /// the best of `slow`: the worst ratio at least `worstAtLeast` and the geometric mean at least
+  /// `geometricMeanAtLeast`. Configurations where one side is missing are named, not skipped.
+  public static func acrossConfigurations(
+    _ name: String, _ fast: ResultQuery, over slow: ResultQuery, worstAtLeast: Double,
+    geometricMeanAtLeast: Double, metric: Metric = .frameNsMean
+  ) -> Target {
+    Target(name) { results in
+      struct Point: Hashable {
+        var scene: String
+        var layers: Int
+        var queries: Int
+      }
+      let points = Set(
+        results.filter { fast.matches($0) || slow.matches($0) }.map {
+          Point(scene: $0.scene, layers: $0.layers, queries: $0.queriesPerFrame)
+        })
+      guard !points.isEmpty else { return .missing(fast.label) }
+      var ratios: [(Point, Double)] = []
+      for p in points.sorted(by: { ($0.scene, $0.layers, $0.queries) < ($1.scene, $1.layers, $1.queries) }) {
+        let here = results.filter { $0.scene == p.scene && $0.layers == p.layers && $0.queriesPerFrame == p.queries }
+        guard let f = fast.best(in: here, by: metric) else { return .missing("\(fast.label) at \(p)") }
+        guard let s = slow.best(in: here, by: metric) else { return .missing("\(slow.label) at \(p)") }
+        ratios.append((p, metric.value(s) / Swift.max(metric.value(f), 1e-9)))
+      }
+      let geometricMean = Foundation.exp(ratios.map { Foundation.log($0.1) }.reduce(0, +) / Double(ratios.count))
+      let worst = ratios.min { $0.1 < $1.1 }!
+      return .check(
+        worst.1 >= worstAtLeast && geometricMean >= geometricMeanAtLeast,
+        "geometric mean \(formatRatio(geometricMean))x over \(ratios.count) points (target "
+          + "\(formatRatio(geometricMeanAtLeast))x); worst \(formatRatio(worst.1))x at \(worst.0.scene) "
+          + "\(worst.0.layers), Q = \(worst.0.queries) (target \(formatRatio(worstAtLeast))x)")
     }
   }
 }

@@ -175,7 +175,7 @@ enum VerifyCommand {
       " (worst \($0.key): \(formatNumber(($0.share * 1e5).rounded() / 1e3))%)"
     }
     Output.out(
-      "\(report.comparisons) comparisons, \(report.tolerated) tolerated (\(share)%\(worst ?? ""): within rounding of an edge; limit \(formatNumber(AnswerComparison.toleratedShareLimit * 100))% for each strategy, preset and tree), \(report.disagreementCount) disagreements; largest scene \(report.largestScene) layers\n"
+      "\(report.comparisons) comparisons, \(report.tolerated) tolerated (\(share)%\(worst ?? ""): within rounding of an edge; limit \(formatNumber(AnswerComparison.toleratedShareLimit * 100))% for each strategy, preset and tree, beyond chance at p < 0.001), \(report.disagreementCount) disagreements; largest scene \(report.largestScene) layers\n"
     )
     if report.scenesWithoutFault > 0 {
       Output.out("\(report.scenesWithoutFault) scene checks had no layer for the injected fault\n")

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Fails when a built-in strategy's measured loops run generic code in the release binary.
+# Reads the strategies from BenchKit's table (Sources/BenchKit/Loops/Strategies.swift), resolves
+# the type aliases they use, and in the demangled disassembly of .build/release/hitbench:
+#   1. finds a specialisation for the strategy of TimedFrames.frames (the run's frame loop) and
+#      of ProfiledPhases.run (the profile loop);
+#   2. reads every call those two bodies make to a query entry point (answer, answerCounting,
+#      hitTest): each must reach a specialised or concrete body, never the protocol's generic
+#      default or a witness (that is one dynamic call per query and an unspecialised loop).
+# A query loop inlined into the frame loop makes no such call and passes.
+#   bash scripts/check-specialisation.sh [BINARY]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+binary=${1:-.build/release/hitbench}
+[ -x "$binary" ] || { echo "check-specialisation: no binary at $binary (swift build -c release first)" >&2; exit 66; }
+listing=$(mktemp)
+trap 'rm -f "$listing"' EXIT
+objdump -d --no-show-raw-insn "$binary" | swift demangle >"$listing"
+
+types=$(sed -n '/static let builtIn/,/^  \]/p' Sources/BenchKit/Loops/Strategies.swift \
+  | grep -oE 'StrategyLoops\((frame|scene)Strategy: [A-Za-z<>]+\.self\)' \
+  | sed -E 's/.*Strategy: ([A-Za-z<>]+)\.self\)/\1/')
+[ -n "$types" ] || { echo "check-specialisation: no strategies found in Strategies.swift" >&2; exit 1; }
+
+# The spelling the demangler prints: WindowedStrategy<WindowGridIndex> ->
+# HitTesting.WindowedStrategy<HitTesting.WindowGridIndex>.
+qualify() { sed -E 's/([A-Za-z]+)/HitTesting.\1/g' <<<"$1"; }
+
+failures=0
+checked=0
+for t in $types; do
+  alias=$(grep -rhoE "public typealias $t = [A-Za-z<>]+" Sources/HitTesting | sed -E 's/.* = //' || true)
+  concrete=${alias:-$t}
+  q=$(qualify "$concrete")
+  for loop in 'static BenchKit.TimedFrames.frames' 'static BenchKit.ProfiledPhases.run'; do
+    header="generic specialization <$q> of $loop"
+    if ! grep -qF "$header" "$listing"; then
+      echo "check-specialisation: $t: $loop has no specialisation for $concrete" >&2
+      failures=$((failures + 1))
+      continue
+    fi
+    # Calls from the specialised body (and its function-signature variants) to query entry points
+    # that are not specialised: the protocol extension's generic default or a witness thunk.
+    generic=$(awk -v h="$header" '
+      /^[0-9a-f]+ </ && index($0, h) { inside = 1; next }
+      /^$/ { inside = 0 }
+      inside && /call/ && /(answerCounting|answer\(|hitTest)/ {
+        sub(/.*call +[0-9a-f]+ </, "")
+        if ($0 !~ /^generic specialization/ && ($0 ~ /^\(extension in HitTesting\)/ || $0 ~ /^protocol witness/ || $0 ~ /<A/))
+          print
+      }' "$listing" | sort -u)
+    if [ -n "$generic" ]; then
+      echo "check-specialisation: $t: $loop calls generic query code: ${generic:0:160}" >&2
+      failures=$((failures + 1))
+    fi
+  done
+  checked=$((checked + 1))
+done
+[ "$failures" = 0 ] || exit 1
+echo "specialisation: $checked built-in strategies; frame and profile loops specialised, no generic query call"
