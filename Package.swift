@@ -63,6 +63,7 @@ let package = Package(
     .library(name: "Verification", targets: ["Verification"]),
     .library(name: "BenchKit", targets: ["BenchKit"]),
     .library(name: "HitBenchCLI", targets: ["HitBenchCLI"]),
+    .library(name: "Rendering", targets: ["Rendering"]),
   ],
   targets: [
     // jemalloc from Debian (libjemalloc-dev): replaces malloc process-wide and exposes its counters.
@@ -92,11 +93,13 @@ let package = Package(
     .target(
       name: "HitTesting", dependencies: ["LayerModel", "Presentation", "Columns", "Clocks", "Allocations"],
       swiftSettings: hotPath),
+    // Pictures of a frame, its answers and a strategy's index (SVG), for `hitbench render`.
+    .target(name: "Rendering", dependencies: ["LayerModel", "Presentation", "HitTesting"], swiftSettings: checked),
     // Synthetic scene generators and query workloads.
     .target(name: "Scenes", dependencies: ["LayerModel", "Presentation"], swiftSettings: checked),
     // Differential verification: random hostile scenes, the reference oracle, the verifier.
     .target(
-      name: "Verification", dependencies: ["LayerModel", "Presentation", "HitTesting", "Scenes", "SceneFormat"],
+      name: "Verification", dependencies: ["LayerModel", "Presentation", "HitTesting", "Scenes"],
       swiftSettings: checked),
     // Runner, statistics, allocation counters, reporters, the suite DSL.
     .target(
@@ -109,13 +112,15 @@ let package = Package(
       swiftSettings: benchKitSettings
     ),
     // The benchmark suites, written in BenchKit's declarative DSL.
-    .target(name: "BenchmarkSuites", dependencies: ["BenchKit"], path: "Benchmarks", swiftSettings: checked),
+    .target(
+      name: "BenchmarkSuites", dependencies: ["BenchKit", "HitTesting", "Scenes"], path: "Benchmarks",
+      swiftSettings: checked),
     // Every `hitbench` verb, as a library so tests can drive the parser in process.
     .target(
       name: "HitBenchCLI",
       dependencies: [
         "LayerModel", "SceneFormat", "Presentation", "HitTesting", "Scenes", "Verification", "BenchKit",
-        "BenchmarkSuites", "JSON", "FileIO",
+        "BenchmarkSuites", "JSON", "FileIO", "Clocks", "Rendering",
       ],
       swiftSettings: checked
     ),
@@ -137,16 +142,17 @@ let package = Package(
     .testTarget(
       name: "HitTestingTests",
       dependencies: [
-        "HitTesting", "Presentation", "SceneFormat", "Scenes", "Verification", "BenchKit", "Allocations", "TestSupport",
+        "HitTesting", "LayerModel", "Presentation", "SceneFormat", "Scenes", "Verification", "BenchKit", "Allocations",
+        "TestSupport",
       ],
       swiftSettings: checked),
     .testTarget(
       name: "BenchKitTests",
       dependencies: [
-        "BenchKit", "HitTesting", "Scenes", "LayerModel", "Presentation", "SceneFormat", "JSON", "TestSupport",
+        "BenchKit", "HitTesting", "Scenes", "LayerModel", "Presentation", "SceneFormat",
       ],
       swiftSettings: checked),
     .testTarget(
-      name: "CLITests", dependencies: ["HitBenchCLI", "FileIO", "Allocations", "TestSupport"], swiftSettings: checked),
+      name: "CLITests", dependencies: ["HitBenchCLI", "Allocations"], swiftSettings: checked),
   ]
 )

@@ -19,7 +19,12 @@ bash scripts/setup.sh
 export HITBENCH_TEST_OPTIMIZE=1
 scratch=(--scratch-path .build-tests)
 echo "== swift format lint --strict" >&2
-swift format lint --strict --recursive Sources Tests Benchmarks Package.swift Peers/Sources Peers/Tests Peers/Package.swift
+swift format lint --strict --recursive Sources Tests Benchmarks Package.swift Peers/Sources Peers/Tests Peers/Package.swift \
+  Examples/RowStrips/Sources Examples/RowStrips/Package.swift
+echo "== scripts/check-dependencies.py (every target declares exactly what it imports)" >&2
+python3 scripts/check-dependencies.py
+python3 scripts/check-dependencies.py Peers
+python3 scripts/check-dependencies.py Examples/RowStrips
 echo "== swift build -c release --product hitbench (the allocation tests measure it)" >&2
 (unset HITBENCH_TEST_OPTIMIZE; swift build -c release --product hitbench)
 export HITBENCH_RELEASE_BINARY="$PWD/.build/release/hitbench"
@@ -42,6 +47,11 @@ if [ "$status" = 0 ]; then
 fi
 rm -f "$log"
 [ "$status" = 0 ] || exit "$status"
+
+if [ -z "${HITBENCH_TEST_SIZE:-}" ]; then
+  echo "== scripts/example.sh (Examples/RowStrips: a strategy from outside, verified and measured)" >&2
+  bash scripts/example.sh
+fi
 
 if check=$(bash scripts/peers.sh --check); then
   echo "== peers: $check; swift build --build-tests && swift test (Peers/)" >&2

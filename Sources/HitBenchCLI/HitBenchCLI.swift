@@ -27,6 +27,8 @@ public enum HitBenchCLI {
     Command(
       name: "export", summary: ExportCommand.summary, help: { ExportCommand.parser.help }, run: ExportCommand.run),
     Command(
+      name: "render", summary: RenderCommand.summary, help: { RenderCommand.parser.help }, run: RenderCommand.run),
+    Command(
       name: "compare", summary: CompareCommand.summary, help: { CompareCommand.parser.help }, run: CompareCommand.run),
     Command(
       name: "profile", summary: ProfileCommand.summary, help: { ProfileCommand.parser.help }, run: ProfileCommand.run),

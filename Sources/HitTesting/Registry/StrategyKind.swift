@@ -20,6 +20,7 @@ public struct StrategyKind: RawRepresentable, CaseIterable, Hashable, Sendable, 
   /// loops carry in a binary's symbols.
   public let typeName: String
   let _answers: @Sendable (PresentationFrameBuilder, [Point], Bool, StrategyOptions) -> [LayerID?]
+  let _inspect: @Sendable (PresentationFrameBuilder, Bool, StrategyOptions) -> [InspectedBox]?
   let _entry: any _StrategyEntry
 
   public static let treeWalk = StrategyKind(frameStrategy: TreeWalk.self)
@@ -52,6 +53,11 @@ public struct StrategyKind: RawRepresentable, CaseIterable, Hashable, Sendable, 
       s.update(with: builder.frame)
       return _answerAll(s, points)
     }
+    _inspect = { builder, _, _ in
+      var s = S()
+      s.update(with: builder.frame)
+      return (s as? any IndexInspection)?.inspectedBoxes()
+    }
   }
 
   public init<S: SceneStrategy>(sceneStrategy type: S.Type) {
@@ -66,6 +72,12 @@ public struct StrategyKind: RawRepresentable, CaseIterable, Hashable, Sendable, 
       s.attach(to: builder.scene, semantics: builder.semantics, options: options)
       s.update(at: builder.frame.time, animated: animated)
       return _answerAll(s, points)
+    }
+    _inspect = { builder, animated, options in
+      var s = S()
+      s.attach(to: builder.scene, semantics: builder.semantics, options: options)
+      s.update(at: builder.frame.time, animated: animated)
+      return (s as? any IndexInspection)?.inspectedBoxes()
     }
   }
 
@@ -115,6 +127,14 @@ public struct StrategyKind: RawRepresentable, CaseIterable, Hashable, Sendable, 
     options: StrategyOptions = StrategyOptions()
   ) -> [LayerID?] {
     _answers(builder, points, animated, options)
+  }
+
+  /// The strategy's index over the builder's frame (the scene at the frame's time), as its
+  /// `IndexInspection` shows it; nil when the strategy does not implement it.
+  public func inspection(
+    _ builder: PresentationFrameBuilder, animated: Bool = true, options: StrategyOptions = StrategyOptions()
+  ) -> [InspectedBox]? {
+    _inspect(builder, animated, options)
   }
 }
 
