@@ -130,30 +130,17 @@ extension Target {
 
   /// Every result matching `query` has `metric` at most `limit` (for example no allocation).
   public static func everyAtMost(_ name: String, _ query: ResultQuery, _ metric: Metric, _ limit: Double) -> Target {
-    Target(name) { results in
-      let all = results.filter(query.matches)
-      guard let worst = all.max(by: { metric.value($0) < metric.value($1) }) else { return .missing(query.label) }
-      let v = metric.value(worst)
-      return .check(
-        v <= limit,
-        "worst \(worst.strategy) (\(worst.scene) \(worst.layers), Q = \(worst.queriesPerFrame)): \(metric.format(v)) over \(all.count) results (limit \(metric.format(limit)))"
-      )
+    _every(name, query, metric.value, largestIsWorst: true) { v, all, worst in
+      .check(v <= limit, "\(_worst(worst)): \(metric.format(v)) over \(all) results (limit \(metric.format(limit)))")
     }
   }
-}
 
-extension Target {
   /// Every result matching `query` has `metric` at least `limit` (a run long enough to hold
   /// three windows).
   public static func everyAtLeast(_ name: String, _ query: ResultQuery, _ metric: Metric, _ limit: Double) -> Target {
-    Target(name) { results in
-      let all = results.filter(query.matches)
-      guard let worst = all.min(by: { metric.value($0) < metric.value($1) }) else { return .missing(query.label) }
-      let v = metric.value(worst)
-      return .check(
-        v >= limit,
-        "worst \(worst.strategy) (\(worst.scene) \(worst.layers), Q = \(worst.queriesPerFrame)): "
-          + "\(metric.format(v)) over \(all.count) results (at least \(metric.format(limit)))")
+    _every(name, query, metric.value, largestIsWorst: false) { v, all, worst in
+      .check(
+        v >= limit, "\(_worst(worst)): \(metric.format(v)) over \(all) results (at least \(metric.format(limit)))")
     }
   }
 
@@ -162,17 +149,33 @@ extension Target {
   public static func everyWithin(
     _ name: String, _ query: ResultQuery, _ metric: Metric, atMost factor: Double, of reference: Metric
   ) -> Target {
+    let ratio: @Sendable (Measurement) -> Double = { metric.value($0) / Swift.max(reference.value($0), 1e-9) }
+    return _every(name, query, ratio, largestIsWorst: true) { r, all, worst in
+      .check(
+        r <= factor,
+        "\(_worst(worst)): \(metric.rawValue) \(metric.format(metric.value(worst))) = \(formatRatio(r))x "
+          + "\(reference.rawValue) over \(all) results "
+          + "(limit \(formatRatio(factor))x)")
+    }
+  }
+
+  /// A target over every result matching `query`, judged by its worst `value` (the largest, or
+  /// the smallest): `verdict` gets that value, the number of results and the worst result.
+  static func _every(
+    _ name: String, _ query: ResultQuery, _ value: @escaping @Sendable (Measurement) -> Double,
+    largestIsWorst: Bool, _ verdict: @escaping @Sendable (Double, Int, Measurement) -> TargetVerdict
+  ) -> Target {
     Target(name) { results in
       let all = results.filter(query.matches)
-      let ratio = { (m: Measurement) in metric.value(m) / Swift.max(reference.value(m), 1e-9) }
-      guard let worst = all.max(by: { ratio($0) < ratio($1) }) else { return .missing(query.label) }
-      let r = ratio(worst)
-      return .check(
-        r <= factor,
-        "worst \(worst.strategy) (\(worst.scene) \(worst.layers), Q = \(worst.queriesPerFrame)): "
-          + "\(metric.rawValue) \(metric.format(metric.value(worst))) = \(formatRatio(r))x "
-          + "\(reference.rawValue) over \(all.count) results (limit \(formatRatio(factor))x)")
+      let worst = largestIsWorst ? all.max { value($0) < value($1) } : all.min { value($0) < value($1) }
+      guard let worst else { return .missing(query.label) }
+      return verdict(value(worst), all.count, worst)
     }
+  }
+
+  /// How a verdict names its worst result.
+  static func _worst(_ m: Measurement) -> String {
+    "worst \(m.strategy) (\(m.scene) \(m.layers), Q = \(m.queriesPerFrame))"
   }
 
   /// At every configuration (scene, size, Q) where both sides ran, the best of `fast` against

@@ -16,7 +16,7 @@ enum HittestCommand {
     var semantics = HitTestSemantics.calayer
     var format = "text"
     var time = 0.0
-    var tree = "presentation"
+    var tree = HitTestTree.presentation
     var strategies: [StrategyKind] = [.treeWalk]
   }
 
@@ -30,21 +30,13 @@ enum HittestCommand {
       "--point", \.points, valueName: "X,Y",
       help: "a point in the root layer's superlayer space (repeatable)", expected: "two numbers 'X,Y'",
       parse: ArgumentValues.point)
-    p.option(
-      "--semantics", \.semantics, valueName: "NAME", help: "calayer (default), calayer-seed or uiview",
-      expected: "one of calayer, calayer-seed, uiview"
-    ) { HitTestSemantics(named: $0) }
+    CommonOptions.semantics(&p, \.semantics)
     p.option(
       "--format", \.format, valueName: "FORMAT", help: "text (default) or json",
       expected: "text or json"
     ) { ["text", "json"].contains($0) ? $0 : nil }
-    p.option(
-      "--time", \.time, valueName: "T", help: "clock time in seconds (default 0)",
-      expected: "a finite number of seconds", parse: ArgumentValues.finite)
-    p.option(
-      "--tree", \.tree, valueName: "TREE", help: "presentation (default) or model",
-      expected: "presentation or model"
-    ) { ["presentation", "model"].contains($0) ? $0 : nil }
+    CommonOptions.time(&p, \.time)
+    CommonOptions.tree(&p, \.tree)
     p.option(
       "--strategy", \.strategies, valueName: "NAME|all", help: "tree-walk (default), another strategy, a list, or all",
       expected: "\(StrategyKind.allCases.map(\.rawValue).joined(separator: ", ")), a comma-separated list, or all",
@@ -60,7 +52,7 @@ enum HittestCommand {
     let model: Layer
     do { model = try SceneFile.read(path: path) } catch { throw .scene(error) }
     let builder = PresentationFrameBuilder(root: model, semantics: o.semantics)
-    let animated = o.tree == "presentation"
+    let animated = o.tree.isAnimated
     builder.build(at: o.time, animated: animated)
     let names = model.subtreeInPreorder.enumerated().map { i, l in l.name ?? "#\(i)" }
     // answers[s][i]: strategy s's answer for point i.

@@ -12,7 +12,7 @@ enum RenderCommand {
   struct Options {
     var run = RunConfiguration()
     var time = 0.0
-    var tree = "presentation"
+    var trees: [HitTestTree] = [.presentation]
     var strategy: StrategyKind?
     var points: [Point] = []
     var output: String?
@@ -27,14 +27,11 @@ enum RenderCommand {
       help: "workload points to draw when no --point is given (default 0: none)",
       expected: "an integer from 0 to 100000"
     ) { s in ArgumentValues.integer(in: 0...100_000)(s).map { [$0] } }
+    CommonOptions.time(&p, \.time)
     p.option(
-      "--time", \.time, valueName: "T", help: "clock time of the frame in seconds (default 0)",
-      expected: "a finite number of seconds", parse: ArgumentValues.finite)
-    p.option(
-      "--tree", \.tree, valueName: "TREE",
+      "--tree", \.trees, valueName: "TREE",
       help: "presentation (default), model, or both (the model tree's answers beside, differences marked)",
-      expected: "presentation, model or both"
-    ) { ["presentation", "model", "both"].contains($0) ? $0 : nil }
+      expected: "presentation, model or both", parse: CommonOptions.trees)
     p.option(
       "--strategy", optional: \.strategy, valueName: "NAME",
       help: "answer with this strategy (default tree-walk) and draw its index where it can show it",
@@ -58,16 +55,18 @@ enum RenderCommand {
     let model = try RunCommand.loadScene(o.run, command: "render")
     let names = model.subtreeInPreorder.enumerated().map { i, l in l.name ?? "#\(i)" }
     let kind = o.strategy ?? .treeWalk
+    // The tree drawn: the presentation tree unless only the model tree is asked for.
+    let animated = o.trees.contains(.presentation)
     let presentation = PresentationFrameBuilder(root: model, semantics: o.run.semantics)
-    presentation.build(at: o.time, animated: o.tree != "model")
+    presentation.build(at: o.time, animated: animated)
     var points = o.points
     if points.isEmpty, let q = o.run.queries.first, q > 0 {
       points = Runner.points(o.run, model: model, builder: presentation, queries: q, times: [o.time])
     }
-    let animated = o.tree != "model"
     var picture = FramePicture(frame: presentation.frame, names: names)
     picture.points = points
-    picture.answers = kind.answers(presentation, points, animated: animated)
+    let (answers, index) = kind.answersAndIndex(presentation, points, animated: animated)
+    picture.answers = answers
     let sceneLabel: String
     if case .file = o.run.scene {
       sceneLabel = o.run.scene.name
@@ -75,10 +74,10 @@ enum RenderCommand {
       sceneLabel = "\(o.run.scene.name) \(o.run.layers) (seed \(o.run.seed))"
     }
     picture.caption = [
-      "scene: \(sceneLabel); tree: \(o.tree); answers: \(kind.rawValue); "
+      "scene: \(sceneLabel); tree: \(o.trees.count > 1 ? "both" : o.trees[0].rawValue); answers: \(kind.rawValue); "
         + "semantics: \(o.run.semantics.name)"
     ]
-    if o.tree == "both" {
+    if o.trees.count > 1 {
       let modelBuilder = PresentationFrameBuilder(root: model, semantics: o.run.semantics)
       modelBuilder.build(at: o.time, animated: false)
       picture.modelFrame = modelBuilder.frame
@@ -86,7 +85,7 @@ enum RenderCommand {
     }
     if let s = o.strategy {
       picture.strategy = s.rawValue
-      picture.index = s.inspection(presentation, animated: animated) ?? []
+      picture.index = index ?? []
     }
     do { try FileIO.writeAtomically(picture.svg(), to: output) } catch { throw .file(error) }
     Output.err("\(output): \(presentation.frame.count) rows, \(points.count) points\n")

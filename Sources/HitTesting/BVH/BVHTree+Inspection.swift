@@ -21,11 +21,3 @@ extension BVHTree {
     return boxes
   }
 }
-
-extension BinnedSAHBVH: IndexInspection {
-  public func inspectedBoxes() -> [InspectedBox] { tree.inspectedNodes() }
-}
-
-extension MortonBVH: IndexInspection {
-  public func inspectedBoxes() -> [InspectedBox] { tree.inspectedNodes() }
-}

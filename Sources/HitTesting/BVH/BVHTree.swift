@@ -163,9 +163,9 @@ public protocol BVHBuilder {
 }
 
 /// A BVH rebuilt from scratch every frame by `Builder`: the body of the two BVH strategies
-/// (`BinnedSAHBVH`, `MortonBVH`). It is not a strategy itself: a generic type's conformance is
-/// one for every `Builder`, so the protocol's query loop would run unspecialised for it
-/// (scripts/check-specialisation.sh caught exactly that); each strategy is a concrete type.
+/// (`BVHStrategy`: `BinnedSAHBVH`, `MortonBVH`). It is not a strategy itself: a generic type's
+/// conformance is one for every `Builder`, so the protocol's query loop would run unspecialised
+/// for it (scripts/check-specialisation.sh caught exactly that); each strategy is a concrete type.
 ///
 /// Update: the builder's cost over the hittable rows. Query: O(log n) nodes on spread-out
 /// scenes, pruned by priority. Memory: 32 bytes per node plus 20 per prim.

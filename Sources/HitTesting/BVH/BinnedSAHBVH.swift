@@ -1,30 +1,10 @@
-import LayerModel
-import Presentation
-
 /// A BVH rebuilt every frame by a binned SAH build (`SAHBuilder`): the best trees, the
 /// costliest rebuild.
 ///
 /// Update: the builder's cost over the hittable rows. Query: O(log n) nodes on spread-out
 /// scenes, pruned by priority. Memory: 32 bytes per node plus 20 per prim.
-public struct BinnedSAHBVH: FrameStrategy {
-  public static var name: String { SAHBuilder.name }
-  public static var summary: String { SAHBuilder.summary }
-
-  @usableFromInline var _bvh = BVH<SAHBuilder>()
+public struct BinnedSAHBVH: BVHStrategy {
+  public var _bvh = BVH<SAHBuilder>()
 
   public init() {}
-
-  public mutating func update(with frame: PresentationFrame) { _bvh.update(with: frame) }
-
-  @inlinable public var isCurrent: Bool { _bvh.isCurrent }
-
-  public var memoryFootprint: Int { _bvh.memoryFootprint }
-
-  /// The tree of the last update (for inspection).
-  public var tree: BVHTree { _bvh.tree }
-
-  @inlinable
-  public func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
-    _bvh.hitTest(p, counter: &counter)
-  }
 }

@@ -20,7 +20,10 @@ public struct StrategyKind: RawRepresentable, CaseIterable, Hashable, Sendable, 
   /// loops carry in a binary's symbols.
   public let typeName: String
   let _answers: @Sendable (PresentationFrameBuilder, [Point], Bool, StrategyOptions) -> [LayerID?]
-  let _inspect: @Sendable (PresentationFrameBuilder, Bool, StrategyOptions) -> [InspectedBox]?
+  let _inspect:
+    @Sendable (PresentationFrameBuilder, [Point], Bool, StrategyOptions) -> (
+      answers: [LayerID?], index: [InspectedBox]?
+    )
   let _entry: any _StrategyEntry
 
   public static let treeWalk = StrategyKind(frameStrategy: TreeWalk.self)
@@ -48,16 +51,8 @@ public struct StrategyKind: RawRepresentable, CaseIterable, Hashable, Sendable, 
     consumesFrame = true
     typeName = String(reflecting: S.self)
     _entry = _FrameEntry<S>()
-    _answers = { builder, points, _, _ in
-      var s = S()
-      s.update(with: builder.frame)
-      return _answerAll(s, points)
-    }
-    _inspect = { builder, _, _ in
-      var s = S()
-      s.update(with: builder.frame)
-      return (s as? any IndexInspection)?.inspectedBoxes()
-    }
+    _answers = { builder, points, _, _ in _answerAll(_updated(S.self, builder), points) }
+    _inspect = { builder, points, _, _ in _answersAndIndex(_updated(S.self, builder), points) }
   }
 
   public init<S: SceneStrategy>(sceneStrategy type: S.Type) {
@@ -68,16 +63,10 @@ public struct StrategyKind: RawRepresentable, CaseIterable, Hashable, Sendable, 
     typeName = String(reflecting: S.self)
     _entry = _SceneEntry<S>()
     _answers = { builder, points, animated, options in
-      var s = S()
-      s.attach(to: builder.scene, semantics: builder.semantics, options: options)
-      s.update(at: builder.frame.time, animated: animated)
-      return _answerAll(s, points)
+      _answerAll(_updated(S.self, builder, animated, options), points)
     }
-    _inspect = { builder, animated, options in
-      var s = S()
-      s.attach(to: builder.scene, semantics: builder.semantics, options: options)
-      s.update(at: builder.frame.time, animated: animated)
-      return (s as? any IndexInspection)?.inspectedBoxes()
+    _inspect = { builder, points, animated, options in
+      _answersAndIndex(_updated(S.self, builder, animated, options), points)
     }
   }
 
@@ -129,13 +118,39 @@ public struct StrategyKind: RawRepresentable, CaseIterable, Hashable, Sendable, 
     _answers(builder, points, animated, options)
   }
 
-  /// The strategy's index over the builder's frame (the scene at the frame's time), as its
-  /// `IndexInspection` shows it; nil when the strategy does not implement it.
-  public func inspection(
-    _ builder: PresentationFrameBuilder, animated: Bool = true, options: StrategyOptions = StrategyOptions()
-  ) -> [InspectedBox]? {
-    _inspect(builder, animated, options)
+  /// The answers, as `answers` gives them, and the index that gave them (over the builder's
+  /// frame, the scene at the frame's time) as its `IndexInspection` shows it; nil boxes when
+  /// the strategy does not implement it. One strategy is built for both.
+  public func answersAndIndex(
+    _ builder: PresentationFrameBuilder, _ points: [Point], animated: Bool = true,
+    options: StrategyOptions = StrategyOptions()
+  ) -> (answers: [LayerID?], index: [InspectedBox]?) {
+    _inspect(builder, points, animated, options)
   }
+}
+
+/// A frame strategy updated with the builder's frame.
+func _updated<S: FrameStrategy>(_: S.Type, _ builder: PresentationFrameBuilder) -> S {
+  var s = S()
+  s.update(with: builder.frame)
+  return s
+}
+
+/// A scene strategy bound to the builder's scene and updated at its frame's time.
+func _updated<S: SceneStrategy>(
+  _: S.Type, _ builder: PresentationFrameBuilder, _ animated: Bool, _ options: StrategyOptions
+) -> S {
+  var s = S()
+  s.attach(to: builder.scene, semantics: builder.semantics, options: options)
+  s.update(at: builder.frame.time, animated: animated)
+  return s
+}
+
+/// The answers and, where the strategy can show it, its index.
+func _answersAndIndex<S: HitTestStrategy>(_ s: S, _ points: [Point]) -> (
+  answers: [LayerID?], index: [InspectedBox]?
+) {
+  (_answerAll(s, points), (s as? any IndexInspection)?.inspectedBoxes())
 }
 
 /// Every point through the strategy's batch query.

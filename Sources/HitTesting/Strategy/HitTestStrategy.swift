@@ -79,28 +79,31 @@ extension HitTestStrategy {
   // concrete strategy here, where `hitTest` is visible; a caller in another module reaches it
   // through the witness, already specialised.
   public func answer(_ points: UnsafeBufferPointer<Point>, into results: UnsafeMutableBufferPointer<LayerID?>) {
-    if !isCurrent { _staleFrame(Self.name) }
     var counter = NoCounter()
-    var i = 0
-    let n = Swift.min(points.count, results.count)
-    while i < n {
-      results[i] = hitTest(points[i], counter: &counter)
-      i &+= 1
-    }
+    _answerLoop(points, into: results, &counter)
   }
 
   public func answerCounting(
     _ points: UnsafeBufferPointer<Point>, into results: UnsafeMutableBufferPointer<LayerID?>
   ) -> Int {
-    if !isCurrent { _staleFrame(Self.name) }
     var counter = TallyCounter()
+    _answerLoop(points, into: results, &counter)
+    return counter.count
+  }
+
+  /// The batch loop of both: stops on a stale strategy once, then one `hitTest` per point.
+  @usableFromInline @inline(__always)
+  func _answerLoop<Counter: WorkCounter>(
+    _ points: UnsafeBufferPointer<Point>, into results: UnsafeMutableBufferPointer<LayerID?>,
+    _ counter: inout Counter
+  ) {
+    if !isCurrent { _staleFrame(Self.name) }
     var i = 0
     let n = Swift.min(points.count, results.count)
     while i < n {
       results[i] = hitTest(points[i], counter: &counter)
       i &+= 1
     }
-    return counter.count
   }
 }
 
