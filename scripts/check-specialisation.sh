@@ -4,10 +4,14 @@
 # the type aliases they use, and in the demangled disassembly of .build/release/hitbench:
 #   1. finds a specialisation for the strategy of TimedFrames.frames (the run's frame loop) and
 #      of ProfiledPhases.run (the profile loop);
-#   2. reads every call those two bodies make to a query entry point (answer, answerCounting,
-#      hitTest): each must reach a specialised or concrete body, never the protocol's generic
-#      default or a witness (that is one dynamic call per query and an unspecialised loop).
-# A query loop inlined into the frame loop makes no such call and passes.
+#   2. reads every direct call those two bodies make to a query entry point (answer,
+#      answerCounting, hitTest): each must reach a specialised or concrete body, never the
+#      protocol's generic default or a witness thunk;
+#   3. for a non-generic strategy, whose batch loop the frame loop reaches through its
+#      conformance (one witness-table call per batch, not per query), reads the conformance's
+#      witnesses for answer and answerCounting: they must call, jump to or inline only
+#      specialised code.
+# A loop left generic makes one dynamic call per query (docs/optimisation-log.md, entry 10).
 #   bash scripts/check-specialisation.sh [BINARY]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,8 +48,8 @@ for t in $types; do
     generic=$(awk -v h="$header" '
       /^[0-9a-f]+ </ && index($0, h) { inside = 1; next }
       /^$/ { inside = 0 }
-      inside && /call/ && /(answerCounting|answer\(|hitTest)/ {
-        sub(/.*call +[0-9a-f]+ </, "")
+      inside && /(call|jmp) +[0-9a-f]+ </ && /(answerCounting|answer\(|hitTest)/ {
+        sub(/.*(call|jmp) +[0-9a-f]+ </, "")
         if ($0 !~ /^generic specialization/ && ($0 ~ /^\(extension in HitTesting\)/ || $0 ~ /^protocol witness/ || $0 ~ /<A/))
           print
       }' "$listing" | sort -u)
@@ -54,7 +58,24 @@ for t in $types; do
       failures=$((failures + 1))
     fi
   done
+  if [[ "$concrete" != *"<"* ]]; then
+    for entry in answer answerCounting; do
+      header="<protocol witness for HitTesting.HitTestStrategy.$entry(_: Swift.UnsafeBufferPointer<LayerModel.Point>"
+      conformance="in conformance $q : HitTesting.HitTestStrategy"
+      generic=$(awk -v h="$header" -v c="$conformance" '
+        /^[0-9a-f]+ </ { inside = index($0, h) && index($0, c); next }
+        /^$/ { inside = 0 }
+        inside && /(call|jmp) +[0-9a-f]+ </ {
+          sub(/.*(call|jmp) +[0-9a-f]+ </, "")
+          if ($0 ~ /^\(extension in HitTesting\)/ || $0 ~ /^protocol witness/) print
+        }' "$listing" | sort -u)
+      if [ -n "$generic" ]; then
+        echo "check-specialisation: $t: the witness for $entry calls generic code: ${generic:0:160}" >&2
+        failures=$((failures + 1))
+      fi
+    done
+  fi
   checked=$((checked + 1))
 done
 [ "$failures" = 0 ] || exit 1
-echo "specialisation: $checked built-in strategies; frame and profile loops specialised, no generic query call"
+echo "specialisation: $checked built-in strategies; frame and profile loops specialised, no generic query call (direct or through a witness)"
