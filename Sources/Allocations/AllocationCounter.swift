@@ -22,14 +22,20 @@ public enum AllocationCounter {
     /// Bytes allocated by the calling thread and every registered thread (jemalloc's
     /// `thread.allocated`, exact per thread).
     public var bytes: UInt64
+    /// Bytes allocated by the calling thread alone: what an in-process test asserts on while
+    /// other tests' registered workers allocate in parallel.
+    public var callingThreadBytes: UInt64
 
-    public init(allocations: UInt64, bytes: UInt64) {
+    public init(allocations: UInt64, bytes: UInt64, callingThreadBytes: UInt64) {
       self.allocations = allocations
       self.bytes = bytes
+      self.callingThreadBytes = callingThreadBytes
     }
 
     public static func - (a: Reading, b: Reading) -> Reading {
-      Reading(allocations: a.allocations &- b.allocations, bytes: a.bytes &- b.bytes)
+      Reading(
+        allocations: a.allocations &- b.allocations, bytes: a.bytes &- b.bytes,
+        callingThreadBytes: a.callingThreadBytes &- b.callingThreadBytes)
     }
   }
 
@@ -39,7 +45,7 @@ public enum AllocationCounter {
   /// The counters now. Allocation-free itself: names are static C strings and values land in
   /// stack variables.
   public static func read() -> Reading {
-    guard _mallctl != nil else { return Reading(allocations: 0, bytes: 0) }
+    guard _mallctl != nil else { return Reading(allocations: 0, bytes: 0, callingThreadBytes: 0) }
     // The registered threads first: the registry's first use initialises it (and allocates),
     // which must happen before this reading's counters, not between two readings.
     var bytes: UInt64 = 0
@@ -53,8 +59,8 @@ public enum AllocationCounter {
     _ = _call("epoch", &oldEpoch, &len, &newEpoch, len)
     let small = _value("stats.arenas.4096.small.nrequests") ?? 0
     let large = _value("stats.arenas.4096.large.nrequests") ?? 0
-    bytes &+= _value("thread.allocated") ?? 0
-    return Reading(allocations: small &+ large, bytes: bytes)
+    let mine = _value("thread.allocated") ?? 0
+    return Reading(allocations: small &+ large, bytes: bytes &+ mine, callingThreadBytes: mine)
   }
 
   /// Runs `body` and answers what it allocated on every counted thread (the counters' own reads

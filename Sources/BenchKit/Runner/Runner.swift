@@ -103,7 +103,7 @@ final class _Recorder: FrameLoopHooks {
   var timings: [FrameTiming]
   var allocations: [UInt64]
   var bytes: [UInt64]
-  var before = AllocationCounter.Reading(allocations: 0, bytes: 0)
+  var before = AllocationCounter.Reading(allocations: 0, bytes: 0, callingThreadBytes: 0)
   var verified = 0
   var tolerated = 0
   var disagreements = 0
