@@ -153,6 +153,6 @@ let package = Package(
       ],
       swiftSettings: checked),
     .testTarget(
-      name: "CLITests", dependencies: ["HitBenchCLI", "Allocations"], swiftSettings: checked),
+      name: "CLITests", dependencies: ["HitBenchCLI", "Allocations", "TestSupport"], swiftSettings: checked),
   ]
 )

@@ -354,10 +354,33 @@ def main():
     wg = sel(res["time-aware"], scene="particles", layers=10000, queriesPerFrame=1000, strategy="window-grid")
     v["p_window_ms"] = fmt(wg[0]["windowMs"]) if wg else "(not measured)"
 
+    # Counts read back from the pictures (scripts/pictures.sh): the picture is the data.
+    def picture(name):
+        p = os.path.join(d, "pictures", name)
+        if not os.path.exists(p):
+            sys.stderr.write(f"render_results: missing {p} (scripts/pictures.sh draws it)\n")
+            sys.exit(1)
+        return open(p).read()
+    for key, name in (("particles", "particles-window-grid.svg"), ("app", "app-window-grid.svg")):
+        svg = picture(name)
+        points = [int(n) for n in re.findall(r'class="point"[^>]*data-candidates="(\d+)"', svg)]
+        v[f"pic_{key}_bounds"] = svg.count('class="motion-bound"')
+        v[f"pic_{key}_candidates"] = fmt(sum(points) / len(points)) if points else "0"
+    svg = picture("particles-grid.svg")
+    cells = [int(n) for n in re.findall(r'class="cell" data-count="(\d+)"', svg)]
+    v["pic_grid_cells"] = len(cells)
+    v["pic_grid_entries"] = sum(cells)
+    v["pic_grid_rows"] = svg.count('class="hittable"')
+
     text = open(template).read()
     missing = sorted(set(re.findall(r"\{\{(\w+)\}\}", text)) - set(v))
     if missing:
         sys.stderr.write("render_results: no value for " + ", ".join(missing) + "\n")
+        sys.exit(1)
+    # Every picture and plot the page shows must exist: a missing input fails the render.
+    absent = [p for p in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text) if not os.path.exists(p)]
+    if absent:
+        sys.stderr.write("render_results: missing " + ", ".join(absent) + "\n")
         sys.exit(1)
     sys.stdout.write(re.sub(r"\{\{(\w+)\}\}", lambda m: str(v[m.group(1)]), text))
 

@@ -71,6 +71,8 @@ if [ "$mode" != "--render" ]; then
     echo "commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)"
   } > "$out/machine.txt"
 fi
+echo "results: pictures" >&2
+bash scripts/pictures.sh "$bin" "$out/pictures"
 # JSON -> CSV for every suite (one flat row per result).
 if [ ! -x .venv/bin/python ]; then python3 -m venv .venv >&2; fi
 .venv/bin/pip install -q -r scripts/requirements.txt >&2

@@ -25,6 +25,8 @@ echo "== scripts/check-dependencies.py (every target declares exactly what it im
 python3 scripts/check-dependencies.py
 python3 scripts/check-dependencies.py Peers
 python3 scripts/check-dependencies.py Examples/RowStrips
+echo "== scripts/check-architecture.py (docs/architecture.md's module and column tables are the code's)" >&2
+python3 scripts/check-architecture.py
 echo "== swift build -c release --product hitbench (the allocation tests measure it)" >&2
 (unset HITBENCH_TEST_OPTIMIZE; swift build -c release --product hitbench)
 export HITBENCH_RELEASE_BINARY="$PWD/.build/release/hitbench"

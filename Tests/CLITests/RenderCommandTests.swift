@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(FoundationXML)
@@ -11,11 +12,22 @@ import Testing
 @Suite struct RenderCommandTests {
   /// The SVG parsed as XML, with every element's attributes.
   final class Elements: NSObject, XMLParserDelegate {
-    var all: [(name: String, attributes: [String: String])] = []
+    /// Every element, with the index of the animation frame (`g.frame`) it is in (-1: none).
+    var all: [(name: String, attributes: [String: String], frame: Int)] = []
+    var frames = 0
+    var open: [Bool] = []  // per open element: whether it is a frame group
     func parser(
       _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
       attributes: [String: String] = [:]
-    ) { all.append((name, attributes)) }
+    ) {
+      let isFrame = name == "g" && attributes["class"] == "frame"
+      if isFrame { frames += 1 }
+      open.append(isFrame)
+      all.append((name, attributes, open.contains(true) ? frames - 1 : -1))
+    }
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+      open.removeLast()
+    }
   }
 
   func parse(_ path: String) throws -> Elements {
@@ -77,9 +89,163 @@ import Testing
     #expect(cells.reduce(0, +) >= hittable - 1, "\(cells.reduce(0, +)) entries for \(hittable) hittable layers")
   }
 
+  /// A scene file of `layers` particles (hittest reads files only).
+  func particles(_ layers: Int, in dir: String) throws -> String {
+    let file = dir + "/particles.json"
+    let g = try hitbench(["generate", "particles", "--layers", "\(layers)", "-o", file])
+    #expect(g.status == 0, "\(g.stderr)")
+    return file
+  }
+
+  /// hittest's answer for each point ("X,Y -> name" lines).
+  func hittest(_ scene: String, _ time: Double, _ strategy: String, _ points: [String]) throws -> [String] {
+    let r = try hitbench(
+      ["hittest", "--scene", scene, "--time", "\(time)", "--strategy", strategy] + points.flatMap { ["--point", $0] })
+    #expect(r.status == 0, "\(r.stderr)")
+    return r.stdout.split(separator: "\n").compactMap { $0.components(separatedBy: "-> ").last }
+  }
+
+  /// The numbers of a polygon's `points` attribute as (x, y) pairs.
+  func corners(_ polygon: [String: String]) -> [(Double, Double)] {
+    let numbers = (polygon["points"] ?? "").split(whereSeparator: { $0 == " " || $0 == "," }).compactMap {
+      Double(String($0))
+    }
+    return stride(from: 0, to: numbers.count - 1, by: 2).map { (numbers[$0], numbers[$0 + 1]) }
+  }
+
+  @Test(arguments: ["window-grid", "linear-bvh", "stagger-grid"])
+  func aTimeAwareStrategyShowsItsBoundsAndCandidates(_ strategy: String) throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let scene = try particles(300, in: dir)
+    let svg = dir + "/bounds.svg"
+    let points = ["100,100", "300,200", "512,384", "700,500", "250,600", "900,100"]
+    let time = 0.7
+    let r = try hitbench(
+      ["render", "--scene", scene, "--time", "\(time)", "--strategy", strategy, "--output", svg]
+        + points.flatMap { ["--point", $0] })
+    #expect(r.status == 0, "\(r.stderr)")
+    let e = try parse(svg)
+    // Answers as hittest gives them with the same strategy.
+    let expected = try hittest(scene, time, strategy, points)
+    let drawn = e.all.filter { $0.attributes["class"] == "point" }
+    #expect(drawn.map { $0.attributes["data-hit"] ?? "" } == expected)
+    // Each point's candidates drawn, as many as it says; a point that hits a particle tested it.
+    for (i, p) in drawn.enumerated() {
+      let n = Int(p.attributes["data-candidates"] ?? "") ?? -1
+      let outlined = e.all.filter { $0.attributes["class"] == "candidate" && $0.attributes["data-point"] == "\(i)" }
+      #expect(outlined.count == n, "point \(i): \(outlined.count) outlined, \(n) said")
+      if expected[i] != "root" { #expect(n >= 1, "point \(i) hit \(expected[i]) with no candidate") }
+    }
+    // Every particle moves on its own: one bound per particle, and each particle's quad at t
+    // inside its group's bound (0.02 px: the picture's rounding).
+    let bounds = e.all.filter { $0.attributes["class"] == "motion-bound" }.compactMap {
+      b -> (Double, Double, Double, Double)? in
+      guard let x = Double(b.attributes["x"] ?? ""), let y = Double(b.attributes["y"] ?? ""),
+        let w = Double(b.attributes["width"] ?? ""), let h = Double(b.attributes["height"] ?? "")
+      else { return nil }
+      return (x, y, x + w, y + h)
+    }
+    let layers = e.all.filter { $0.attributes["class"] == "hittable" && $0.attributes["data-row"] != "0" }
+    #expect(bounds.count >= layers.count && !layers.isEmpty, "\(bounds.count) bounds for \(layers.count) particles")
+    for l in layers {
+      let q = corners(l.attributes)
+      let inside = bounds.contains { b in
+        q.allSatisfy { $0.0 >= b.0 - 0.02 && $0.0 <= b.2 + 0.02 && $0.1 >= b.1 - 0.02 && $0.1 <= b.3 + 0.02 }
+      }
+      #expect(inside, "row \(l.attributes["data-row"] ?? "?") is outside every motion bound")
+    }
+  }
+
+  @Test func theFlatTreeShowsItsSubtreeBoxes() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let svg = dir + "/tree.svg"
+    let r = try hitbench([
+      "render", "--scene", "app", "--layers", "200", "--time", "0.3", "--strategy", "flat-tree", "--queries", "4",
+      "--output", svg,
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+    let e = try parse(svg)
+    let boxes = e.all.filter { $0.attributes["class"] == "subtree" }
+    // The root's subtree box (depth 0) is one, and deeper rows have boxes of their own.
+    #expect(boxes.filter { $0.attributes["data-depth"] == "0" }.count == 1)
+    #expect(boxes.contains { (Int($0.attributes["data-depth"] ?? "") ?? 0) >= 2 })
+  }
+
+  @Test func anAnimatedPictureHoldsEveryFrame() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let scene = "data/scenes/seed-move.json"
+    let points = ["150,50", "30,50", "250,50"]
+    let svg = dir + "/seed-anim.svg"
+    let r = try hitbench(
+      ["render", "--scene", scene, "--times", "0:2:0.5", "--tree", "both", "--output", svg]
+        + points.flatMap { ["--point", $0] })
+    #expect(r.status == 0, "\(r.stderr)")
+    let e = try parse(svg)
+    let times = [0.0, 0.5, 1.0, 1.5, 2.0]
+    let frames = e.all.filter { $0.attributes["class"] == "frame" }
+    #expect(frames.compactMap { Double($0.attributes["data-time"] ?? "") } == times)
+    // Each frame animated by SMIL (no script), with hittest's answers at its time.
+    #expect(e.all.filter { $0.name == "animate" }.count == times.count)
+    #expect(!e.all.contains { $0.name == "script" })
+    for (k, t) in times.enumerated() {
+      let drawn = e.all.filter { $0.frame == k && $0.attributes["class"] == "point" }.map {
+        $0.attributes["data-hit"] ?? ""
+      }
+      #expect(drawn == (try hittest(scene, t, "tree-walk", points)), "t = \(t)")
+    }
+  }
+
+  @Test func thePageIsSelfContained() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let page = dir + "/page.html"
+    let r = try hitbench([
+      "render", "--scene", "particles", "--layers", "100", "--times", "0:1:0.25", "--strategy", "grid", "--queries",
+      "3",
+      "--output", page,
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+    let html = try String(contentsOfFile: page, encoding: .utf8)
+    #expect(html.components(separatedBy: "<g class=\"frame\"").count - 1 == 5)
+    #expect(html.contains("type=\"range\"") && html.contains("id=\"play\""))
+    // Nothing fetched: no URL but the SVG namespace, no link, no source or reference attribute.
+    let urls = html.components(separatedBy: "://").dropFirst().map { String($0.prefix(20)) }
+    #expect(urls.allSatisfy { $0.hasPrefix("www.w3.org/2000/svg") }, "\(urls)")
+    for attribute in [" src=", " href=", "<link", "@import", "url(http", "fetch(", "XMLHttpRequest"] {
+      #expect(!html.contains(attribute), "the page holds \(attribute)")
+    }
+  }
+
+  @Test func aLargeFrameStaysBounded() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let svg = dir + "/large.svg"
+    let layers = TestSize.pick(full: 200_000, fast: 40_000)
+    let r = try hitbench([
+      "render", "--scene", "particles", "--layers", "\(layers)", "--time", "0.5", "--strategy", "bvh-sah",
+      "--queries", "5", "--output", svg,
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+    let e = try parse(svg)
+    let drawn = e.all.filter { $0.name == "polygon" && $0.attributes["data-row"] != nil }.count
+    let density = e.all.first { $0.attributes["class"] == "density" }.flatMap { Int($0.attributes["data-count"] ?? "") }
+    #expect(drawn <= 20_000 && drawn > 0, "\(drawn) layers drawn")
+    #expect(drawn + (density ?? 0) == layers, "\(drawn) drawn + \(density ?? 0) in the density layer")
+    #expect(e.all.filter { $0.attributes["class"] == "node" }.count <= 20_000)
+    let size = (try FileManager.default.attributesOfItem(atPath: svg)[.size] as? Int) ?? 0
+    #expect(size < 12_000_000, "\(size) bytes")
+  }
+
   @Test func badOutputIsRefused() throws {
     #expect(try hitbench(["render", "--scene", "app", "--layers", "10", "--output", "x.png"]).status == 64)
     let r = try hitbench(["render", "--scene", "app", "--layers", "10", "--output", "/nonexistent/dir/x.svg"])
     #expect(r.status == 73, "\(r.status) \(r.stderr)")
+    for times in ["1:0:0.1", "0:1:0", "0:1", "0:1e9:0.001", "a:b:c"] {
+      let bad = try hitbench(["render", "--scene", "app", "--layers", "10", "--times", times, "--output", "x.svg"])
+      #expect(bad.status == 64 && bad.stderr.contains("--times"), "--times \(times): \(bad.status) \(bad.stderr)")
+    }
   }
 }

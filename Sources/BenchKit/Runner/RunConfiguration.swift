@@ -35,7 +35,7 @@ public struct RunConfiguration: Sendable {
   public var seed: UInt64 = 1
   public var semantics = HitTestSemantics.calayer
   public var verify = false
-  /// Hit-test the model tree instead of the presentation tree (the first article's mistake).
+  /// Hit-test the model tree instead of the presentation tree (answering for where layers are not, during an animation).
   public var modelTree = false
   /// Threads for the presentation build (default: the machine's cores).
   public var threads = RunConfiguration.machineCores

@@ -190,6 +190,20 @@ enum ArgumentValues {
     { s in Int(s).flatMap { range.contains($0) ? $0 : nil } }
   }
 
+  /// `A:B:STEP`: the times A, A + STEP, ... up to B (within a millionth of a step), finite,
+  /// STEP > 0, at most `limit` of them.
+  static func timeSteps(limit: Int) -> (String) -> [Double]? {
+    { s in
+      let parts = s.split(separator: ":", omittingEmptySubsequences: false).map { finite(String($0)) }
+      guard parts.count == 3, let a = parts[0], let b = parts[1], let step = parts[2], step > 0, a <= b else {
+        return nil
+      }
+      let steps = ((b - a) / step + 1e-6).rounded(.down)
+      guard steps.isFinite, steps < Double(limit) else { return nil }
+      return (0...Int(steps)).map { a + Double($0) * step }
+    }
+  }
+
   /// A parser for a finite number within `range`.
   static func number(in range: ClosedRange<Double>) -> (String) -> Double? {
     { s in finite(s).flatMap { range.contains($0) ? $0 : nil } }

@@ -5,7 +5,7 @@ import Presentation
 import Scenes
 
 /// `hitbench mismatch`: how often hit-testing the MODEL tree during animations answers a
-/// different layer than the presentation tree (the first seed article's mistake), per scene.
+/// different layer than the presentation tree (answering for where a layer is not, during an animation), per scene.
 enum MismatchCommand {
   static let summary = "Measure how often the model tree answers a different layer than the presentation tree."
 

@@ -117,7 +117,9 @@ public struct BVHTree {
                   if r <= best { break }
                   let pb = boxes[k]
                   counter.tested(1)
-                  if px >= pb.x && py >= pb.y && px <= pb.z && py <= pb.w && f.isCandidate(Int(r), p) {
+                  if px >= pb.x && py >= pb.y && px <= pb.z && py <= pb.w
+                    && f.isCandidate(Int(r), p, counting: &counter)
+                  {
                     best = r
                     break
                   }

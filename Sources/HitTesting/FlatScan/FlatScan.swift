@@ -95,7 +95,7 @@ public struct FlatScan: FrameStrategy {
                 if any(inside) {
                   for k in 0..<8 where inside[k] {
                     let r = Int(rs[b &* 8 &+ k])
-                    if f.isCandidate(r, p) { return f.layer[r] }
+                    if f.isCandidate(r, p, counting: &counter) { return f.layer[r] }
                   }
                 }
                 b &+= 1

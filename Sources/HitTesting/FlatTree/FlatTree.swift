@@ -100,7 +100,7 @@ public struct FlatTree: FrameStrategy {
           let r = Int(top.row)
           if p.x >= f.worldBox[r].minX && p.x <= f.worldBox[r].maxX && p.y >= f.worldBox[r].minY
             && p.y <= f.worldBox[r].maxY
-            && f.isCandidate(r, p)
+            && f.isCandidate(r, p, counting: &counter)
           {
             return f.layer[r]
           }

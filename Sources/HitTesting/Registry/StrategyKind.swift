@@ -20,10 +20,7 @@ public struct StrategyKind: RawRepresentable, CaseIterable, Hashable, Sendable, 
   /// loops carry in a binary's symbols.
   public let typeName: String
   let _answers: @Sendable (PresentationFrameBuilder, [Point], Bool, StrategyOptions) -> [LayerID?]
-  let _inspect:
-    @Sendable (PresentationFrameBuilder, [Point], Bool, StrategyOptions) -> (
-      answers: [LayerID?], index: [InspectedBox]?
-    )
+  let _inspect: @Sendable (PresentationFrameBuilder, [Point], Bool, StrategyOptions) -> StrategyInspection
   let _entry: any _StrategyEntry
 
   public static let treeWalk = StrategyKind(frameStrategy: TreeWalk.self)
@@ -52,7 +49,7 @@ public struct StrategyKind: RawRepresentable, CaseIterable, Hashable, Sendable, 
     typeName = String(reflecting: S.self)
     _entry = _FrameEntry<S>()
     _answers = { builder, points, _, _ in _answerAll(_updated(S.self, builder), points) }
-    _inspect = { builder, points, _, _ in _answersAndIndex(_updated(S.self, builder), points) }
+    _inspect = { builder, points, _, _ in _inspection(_updated(S.self, builder), points) }
   }
 
   public init<S: SceneStrategy>(sceneStrategy type: S.Type) {
@@ -66,7 +63,7 @@ public struct StrategyKind: RawRepresentable, CaseIterable, Hashable, Sendable, 
       _answerAll(_updated(S.self, builder, animated, options), points)
     }
     _inspect = { builder, points, animated, options in
-      _answersAndIndex(_updated(S.self, builder, animated, options), points)
+      _inspection(_updated(S.self, builder, animated, options), points)
     }
   }
 
@@ -118,13 +115,14 @@ public struct StrategyKind: RawRepresentable, CaseIterable, Hashable, Sendable, 
     _answers(builder, points, animated, options)
   }
 
-  /// The answers, as `answers` gives them, and the index that gave them (over the builder's
-  /// frame, the scene at the frame's time) as its `IndexInspection` shows it; nil boxes when
-  /// the strategy does not implement it. One strategy is built for both.
-  public func answersAndIndex(
+  /// The answers, as `answers` gives them, the index that gave them (over the builder's
+  /// frame, the scene at the frame's time) as its `IndexInspection` shows it (nil when the
+  /// strategy does not implement it), and each point's candidates. One strategy is built for
+  /// all three.
+  public func inspect(
     _ builder: PresentationFrameBuilder, _ points: [Point], animated: Bool = true,
     options: StrategyOptions = StrategyOptions()
-  ) -> (answers: [LayerID?], index: [InspectedBox]?) {
+  ) -> StrategyInspection {
     _inspect(builder, points, animated, options)
   }
 }
@@ -146,11 +144,16 @@ func _updated<S: SceneStrategy>(
   return s
 }
 
-/// The answers and, where the strategy can show it, its index.
-func _answersAndIndex<S: HitTestStrategy>(_ s: S, _ points: [Point]) -> (
-  answers: [LayerID?], index: [InspectedBox]?
-) {
-  (_answerAll(s, points), (s as? any IndexInspection)?.inspectedBoxes())
+/// The answers, each point's candidates (its query again, with a recorder) and, where the
+/// strategy can show it, its index.
+func _inspection<S: HitTestStrategy>(_ s: S, _ points: [Point]) -> StrategyInspection {
+  let candidates = points.map { p in
+    var recorder = CandidateRecorder()
+    _ = s.hitTest(p, counter: &recorder)
+    return recorder.layers
+  }
+  return StrategyInspection(
+    answers: _answerAll(s, points), index: (s as? any IndexInspection)?.inspectedBoxes(), candidates: candidates)
 }
 
 /// Every point through the strategy's batch query.

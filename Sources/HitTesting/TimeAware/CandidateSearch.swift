@@ -59,6 +59,7 @@ struct CandidateSearch {
         // A member-less group under a pinned parent: one lean evaluation a frame.
         if !ordered || view.rank[r] > bestRank {
           candidates &+= 1
+          counter.evaluated(LayerID(Int32(r)))
           if _lazy._withUnsafeGuaranteedRef({ $0.leanCandidate(r, p) }) { _take(r) }
         }
         return
@@ -66,6 +67,7 @@ struct CandidateSearch {
       _lazy._withUnsafeGuaranteedRef { $0.ensure(r) }
       if !ordered || view.rank[r] > bestRank {
         candidates &+= 1
+        counter.evaluated(LayerID(Int32(r)))
         if _frame._withUnsafeGuaranteedRef({ $0.isCandidate(r, p) }) { _take(r) }
       }
       guard let local = _frame._withUnsafeGuaranteedRef({ $0._fromWorldWithError(r, p) }) else { return }
@@ -110,6 +112,7 @@ struct CandidateSearch {
     guard q.x >= b.minX - error.x && q.x <= b.maxX + error.x && q.y >= b.minY - error.y && q.y <= b.maxY + error.y
     else { return true }
     candidates &+= 1
+    counter.evaluated(LayerID(Int32(m)))
     _lazy._withUnsafeGuaranteedRef { $0.ensure(m) }
     if _frame._withUnsafeGuaranteedRef({ $0.isCandidate(m, p) }) {
       _take(m)

@@ -277,7 +277,7 @@ public struct UniformGrid: FrameStrategy {
         counter.tested(1)
         if p.x >= f.worldBox[r].minX && p.x <= f.worldBox[r].maxX && p.y >= f.worldBox[r].minY
           && p.y <= f.worldBox[r].maxY
-          && f.isCandidate(r, p)
+          && f.isCandidate(r, p, counting: &counter)
         {
           best = Int32(r)
           break
@@ -292,7 +292,7 @@ public struct UniformGrid: FrameStrategy {
       if r <= best { break }
       counter.tested(1)
       if p.x >= f.worldBox[Int(r)].minX && p.x <= f.worldBox[Int(r)].maxX && p.y >= f.worldBox[Int(r)].minY
-        && p.y <= f.worldBox[Int(r)].maxY && f.isCandidate(Int(r), p)
+        && p.y <= f.worldBox[Int(r)].maxY && f.isCandidate(Int(r), p, counting: &counter)
       {
         best = r
         break

@@ -1,7 +1,7 @@
 /// Which tree a hit test asks: the **presentation** tree (what is on screen at time t, every
 /// active animation applied: `presentationLayer.hitTest`) or the **model** tree (the values the
 /// program set, animations not applied: what hit-testing the model during an animation answers,
-/// the first seed article's mistake). Every strategy answers both.
+/// a common mistake: it answers for where a moving layer is not). Every strategy answers both.
 public enum HitTestTree: String, Sendable, CaseIterable, Hashable {
   case presentation
   case model

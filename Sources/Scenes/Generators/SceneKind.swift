@@ -3,8 +3,8 @@ import Presentation
 
 /// The synthetic scene kinds, each standing for a real situation (docs/scenes.md).
 public enum SceneKind: String, CaseIterable, Sendable {
-  /// A flat field of small layers on keyframe paths, autoreversing and repeating: the first
-  /// seed article at scale (confetti, particles, many moving badges).
+  /// A flat field of small layers on keyframe paths, autoreversing and repeating: one
+  /// moving layer at scale (confetti, particles, many moving badges).
   case particles
   /// A realistic app screen: window, navigation and tab bars, nested scroll views with
   /// masksToBounds, table and collection cells with labels, icons and buttons, content
@@ -28,7 +28,7 @@ public enum SceneKind: String, CaseIterable, Sendable {
   /// One line on what it stands for.
   public var summary: String {
     switch self {
-    case .particles: "flat field of small layers on keyframe paths (the first seed article at scale)"
+    case .particles: "flat field of small layers on keyframe paths (one moving layer, many times over)"
     case .app: "app screen: bars, nested clipping scroll views, cells with labels/icons/buttons, scrolling, springs"
     case .cards: "overlapping rotated, scaled cards with animated zPosition (sibling order changes)"
     case .deep: "long chains and narrow trees, depth up to 100,000"

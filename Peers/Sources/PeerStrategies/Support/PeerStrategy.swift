@@ -75,13 +75,13 @@ public struct PeerStrategy<Library: PeerLibrary>: FrameStrategy {
     rows.withUnsafeBufferPointer { rs in
       for k in 0..<n {
         let r = Int(rs[Int(entries![k])])
-        if r > best && f.isCandidate(r, p) { best = r }
+        if r > best && f.isCandidate(r, p, counting: &counter) { best = r }
       }
     }
     for r in overflow {
       if Int(r) <= best { break }
       counter.tested(1)
-      if f.isCandidate(Int(r), p) {
+      if f.isCandidate(Int(r), p, counting: &counter) {
         best = Int(r)
         break
       }

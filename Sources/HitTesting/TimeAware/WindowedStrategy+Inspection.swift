@@ -1,0 +1,19 @@
+import Presentation
+
+extension WindowedStrategy: IndexInspection {
+  /// Every moving group's bound at the current time of the front window (its window box, or its
+  /// linear bound interpolated), with the number of layers the group holds (its root and
+  /// members). Unbounded groups keep their infinite edges.
+  public func inspectedBoxes() -> [InspectedBox] {
+    guard let s = state, s.isCurrent else { return [] }
+    let groups = s.groups
+    var boxes: [InspectedBox] = []
+    for g in 1..<Swift.max(groups.count, 1) where g < s.front.bound.count {
+      let l = s.front.bound[g]
+      if l.start.isEmpty && l.end.isEmpty { continue }
+      let layers = 1 + Int(groups.memberStart[g + 1] - groups.memberStart[g])
+      boxes.append(InspectedBox(.motionBound, l.at(s.fraction), value: layers))
+    }
+    return boxes
+  }
+}
