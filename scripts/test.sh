@@ -18,23 +18,25 @@ fi
 bash scripts/setup.sh
 export HITBENCH_TEST_OPTIMIZE=1
 scratch=(--scratch-path .build-tests)
-echo "== swift format lint --strict" >&2
+# Each step says how long the run has taken so far.
+step() { echo "== $* (${SECONDS}s)" >&2; }
+step "swift format lint --strict"
 swift format lint --strict --recursive Sources Tests Benchmarks Package.swift Peers/Sources Peers/Tests Peers/Package.swift \
   Examples/RowStrips/Sources Examples/RowStrips/Package.swift
-echo "== scripts/check-dependencies.py (every target declares exactly what it imports)" >&2
+step "scripts/check-dependencies.py (every target declares exactly what it imports)"
 python3 scripts/check-dependencies.py
 python3 scripts/check-dependencies.py Peers
 python3 scripts/check-dependencies.py Examples/RowStrips
-echo "== scripts/check-architecture.py (docs/architecture.md's module and column tables are the code's)" >&2
+step "scripts/check-architecture.py (docs/architecture.md's module and column tables are the code's)"
 python3 scripts/check-architecture.py
-echo "== swift build -c release --product hitbench (the allocation tests measure it)" >&2
+step "swift build -c release --product hitbench (the allocation tests measure it)"
 (unset HITBENCH_TEST_OPTIMIZE; swift build -c release --product hitbench)
 export HITBENCH_RELEASE_BINARY="$PWD/.build/release/hitbench"
-echo "== scripts/check-specialisation.sh (every built-in strategy's loops specialised)" >&2
+step "scripts/check-specialisation.sh (every built-in strategy's loops specialised)"
 bash scripts/check-specialisation.sh "$HITBENCH_RELEASE_BINARY"
-echo "== swift build --build-tests" >&2
+step "swift build --build-tests"
 swift build --build-tests "${scratch[@]}"
-echo "== swift test${HITBENCH_TEST_SIZE:+ ($HITBENCH_TEST_SIZE)}" >&2
+step "swift test${HITBENCH_TEST_SIZE:+ ($HITBENCH_TEST_SIZE)}"
 log=$(mktemp)
 set +e
 swift test --skip-build "${scratch[@]}" >"$log" 2>&1
@@ -45,23 +47,23 @@ awk '!(/^(◇|✔) (Test|Suite) / && !/^(✔|✘) Test run with/)' "$log"
 if [ "$status" = 0 ]; then
   n=$(grep -oE 'Test run with [0-9]+ tests?' "$log" | grep -oE '[0-9]+' | tail -1)
   skipped=$(grep -cE '^➜ Test .* skipped' "$log" || true)
-  echo "tests: ${n:-0} passed, 0 failed, ${skipped} skipped"
+  echo "tests: ${n:-0} passed, 0 failed, ${skipped} skipped (${SECONDS}s so far)"
 fi
 rm -f "$log"
 [ "$status" = 0 ] || exit "$status"
 
 if [ -z "${HITBENCH_TEST_SIZE:-}" ]; then
-  echo "== scripts/example.sh (Examples/RowStrips: a strategy from outside, verified and measured)" >&2
+  step "scripts/example.sh (Examples/RowStrips: a strategy from outside, verified and measured)"
   bash scripts/example.sh
 fi
 
 if check=$(bash scripts/peers.sh --check); then
-  echo "== peers: $check; swift build --build-tests && swift test (Peers/)" >&2
+  step "peers: $check; swift build --build-tests && swift test (Peers/)"
   swift build --build-tests --package-path Peers "${scratch[@]/.build-tests/Peers/.build-tests}"
   swift test --skip-build --package-path Peers "${scratch[@]/.build-tests/Peers/.build-tests}" 2>&1 \
     | awk '!(/^(◇|✔) (Test|Suite) / && !/^(✔|✘) Test run with/)' | grep -vE '^(strategy|-----|[a-z0-9-]+ +(calayer|uiview))'
   status=${PIPESTATUS[0]}
-  [ "$status" = 0 ] && echo "peer tests: passed"
+  [ "$status" = 0 ] && echo "peer tests: passed (${SECONDS}s in all)"
   exit "$status"
 else
   echo "peers: skipped: $check" >&2

@@ -1,3 +1,4 @@
+import Foundation
 import HitBenchCLI
 import HitTesting
 import LayerModel
@@ -6,6 +7,10 @@ import Presentation
 import Scenes
 import Testing
 import Verification
+
+/// The fast loop's sizes (`bash scripts/test.sh --fast` sets HITBENCH_TEST_SIZE=fast): the same
+/// assertions on fewer scenes and points.
+let fast = ProcessInfo.processInfo.environment["HITBENCH_TEST_SIZE"] == "fast"
 
 /// The peers, checked like every strategy of the harness: against tree-walk on random hostile
 /// scenes (every preset, animated), against the flat form's exhaustive scan bit for bit, with a
@@ -25,14 +30,16 @@ import Verification
   @Test(arguments: HitTestSemantics.presets)
   func everyPeerAgreesWithTheTreeWalk(_ semantics: HitTestSemantics) {
     var verifier = Verifier()
-    verifier.scenes = 150
-    verifier.points = 1000
+    verifier.scenes = fast ? 40 : 150
+    verifier.points = fast ? 400 : 1000
     verifier.seed = 2027
     verifier.semantics = [semantics]
     verifier.strategies = Self.peers
     verifier.generator = RandomScene(animatedFraction: 0.5)
     let report = verifier.run()
-    for kind in Self.peers { #expect(report.comparisons(of: kind) == 150 * 1000 * 2, "\(kind.rawValue)") }
+    for kind in Self.peers {
+      #expect(report.comparisons(of: kind) == verifier.scenes * verifier.points * 2, "\(kind.rawValue)")
+    }
     for d in report.disagreements {
       Issue.record("\(d.strategy.rawValue) \(d.semantics.name) \(d.tree) scene \(d.sceneSeed) t=\(d.time) p=\(d.point)")
     }
@@ -42,8 +49,8 @@ import Verification
 
   @Test func aShrinkOfOneMillionthOfAPointIsCaught() {
     var verifier = Verifier()
-    verifier.scenes = 30
-    verifier.points = 500
+    verifier.scenes = fast ? 12 : 30
+    verifier.points = fast ? 300 : 500
     verifier.seed = 2027
     verifier.strategies = Self.peers
     for fault in [Verifier.Fault.shrink(1e-6), .shift(1e-6), .flag, .order] {
@@ -56,10 +63,11 @@ import Verification
   }
 
   @Test func peersEqualTheFlatFormExactlyOnGeneratedScenes() {
-    // Particles and app at 2,000 layers over several frames: the libraries move, refit and
-    // rebuild their trees between frames; each answer must equal the exhaustive scan.
+    // Particles, app and ui at 2,000 layers (800 in the fast loop) over several frames: the
+    // libraries move, refit and rebuild their trees between frames; each answer must equal the
+    // exhaustive scan.
     for kind in [SceneKind.particles, .app, .ui] {
-      let model = SceneGenerator(kind: kind, layers: 2000, seed: 5).make()
+      let model = SceneGenerator(kind: kind, layers: fast ? 800 : 2000, seed: 5).make()
       let builder = PresentationFrameBuilder(root: model, semantics: .calayer)
       for step in 0..<4 {
         let frame = builder.build(at: 0.25 + Double(step) / 30)

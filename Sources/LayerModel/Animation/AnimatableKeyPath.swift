@@ -115,3 +115,13 @@ public enum AnimatableKeyPath: String, Sendable, CaseIterable {
     m.m42 = r.m42
   }
 }
+
+extension AnimatableKeyPath {
+  /// A sub-path of `transform` (rotation, scale or translation components).
+  package var isTransformComponent: Bool {
+    switch self {
+    case .rotation, .rotationZ, .scale, .scaleX, .scaleY, .translation, .translationX, .translationY: true
+    default: false
+    }
+  }
+}

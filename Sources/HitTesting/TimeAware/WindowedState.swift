@@ -1,0 +1,151 @@
+import Clocks
+import Columns
+import LayerModel
+import Presentation
+
+/// A windowed strategy's state (a class: queries are non-mutating and count their work).
+@usableFromInline final class _WindowedState<Index: MotionIndex> {
+  let groups: MotionGroups
+  let builder: WindowBuilder<Index>
+  /// The window queries read, and the one the builder fills (posted for `backStart`).
+  var front = WindowSlot<Index>()
+  var back = WindowSlot<Index>()
+  var backPosted = false
+  /// The window posted for `back` (the slot's own fields are the builder's until it is done).
+  var postedStart = Double.nan
+  var postedEnd = Double.nan
+  var length: WindowLength
+  var fraction = 0.0
+  var animated = true
+  var initialized = false
+  var updated = false
+  var version = -1
+  var counters = StrategyCounters()
+  /// A query's index candidates (room for every group).
+  var proposals = ColumnBuffer<Int32>()
+
+  init(_ groups: MotionGroups, _ options: StrategyOptions) {
+    self.groups = groups
+    builder = WindowBuilder(groups: groups)
+    length = WindowLength(pinned: options.windowSeconds)
+  }
+
+  deinit { builder.wait() }
+
+  @usableFromInline var isCurrent: Bool { updated && groups.scene.changeVersion == version }
+
+  /// The front window's index (a value sharing its storage; the front slot is not rebuilt
+  /// while a batch runs).
+  @usableFromInline var _frontIndex: Index { front.index }
+
+  var memoryFootprint: Int {
+    groups.memoryFootprint + front.memoryFootprint + back.memoryFootprint + proposals.memoryFootprint
+  }
+
+  func update(at t: Double, animated: Bool) {
+    counters = StrategyCounters()
+    var restart = !initialized || animated != self.animated
+    if groups.scene.hasPendingChanges {
+      // The builder reads the scene: stop it before the changes are taken in.
+      builder.wait()
+      if groups.refresh() {
+        builder.resynchronize()
+        restart = true
+      }
+    }
+    groups.lazy.prepare(at: t, animated: animated)
+    proposals.reserve(groups.count)
+    if restart {
+      _restart(at: t, animated: animated)
+    } else if animated && !front.holds(t) {
+      if backPosted && postedStart == front.end && t >= postedStart && t < postedEnd {
+        // The next window, built while this one answered: swap (the wait is a frame's only
+        // cost of a re-index, and nothing when the builder kept up).
+        builder.wait()
+        let next = back
+        back = front
+        front = next
+        backPosted = false
+        counters.windowsStarted = 1
+        length.windowEnded(lastBuild: front.buildNanoseconds)
+        _postNext()
+      } else {
+        // A jump in time: the current window from here.
+        _restart(at: t, animated: animated)
+      }
+    }
+    fraction = front.fraction(t)
+    self.animated = animated
+    length.frameStarted(wall: Clocks.monotonicNanoseconds(), clock: t)
+    counters.windowSeconds = animated ? length.seconds : 0
+    counters.unbounded = front.unbounded
+    counters.reindexed = counters.windowsStarted > 0 ? groups.movingCount : 0
+    updated = true
+    version = groups.scene.changeVersion
+  }
+
+  /// Builds the window from t on this thread, and posts the next.
+  func _restart(at t: Double, animated: Bool) {
+    builder.wait()
+    backPosted = false
+    builder.buildNow(front, from: t, to: t + length.seconds, animated: animated)
+    counters.windowsStarted = 1
+    initialized = true
+    if animated { _postNext() }
+  }
+
+  /// Posts the window after the front one to the builder.
+  func _postNext() {
+    postedStart = front.end
+    postedEnd = front.end + length.seconds
+    builder.post(back, from: postedStart, to: postedEnd, animated: true)
+    backPosted = true
+  }
+
+  /// A search over the groups and the front window for one batch of queries: plain pointers,
+  /// valid until `_endBatch` (nothing is rebuilt in between: updates and batches alternate).
+  @usableFromInline func _beginBatch() -> WindowSearch {
+    WindowSearch(
+      search: CandidateSearch(groups.view, groups.lazy, groups.lazy.frame), started: Clocks.monotonicNanoseconds(),
+      bound: UnsafePointer(front.bound._unsafeStorage), entryGroup: UnsafePointer(front.entryGroup._unsafeStorage),
+      outside: UnsafePointer(front.outside._unsafeStorage), outsideCount: front.outside.count, fraction: fraction,
+      proposals: proposals._unsafeStorage)
+  }
+
+  /// Takes in a batch's counts (for reports and the window length).
+  @usableFromInline func _endBatch(_ search: WindowSearch) {
+    counters.candidates &+= search.search.candidates
+    counters.presentations = groups.lazy.evaluations
+    length.candidates &+= search.search.candidates
+    length.scanned &+= search.scanned
+    length.queries &+= search.queries
+    length.queryNanoseconds &+= Clocks.monotonicNanoseconds() &- search.started
+  }
+
+  /// See `CandidateCosting`.
+  func costOfCandidates(_ points: UnsafeBufferPointer<Point>) -> (candidates: Int, nanoseconds: UInt64) {
+    let lazy = groups.lazy
+    let time = lazy.frame.time
+    let results = UnsafeMutableBufferPointer<LayerID?>.allocate(capacity: Swift.max(points.count, 1))
+    defer { results.deallocate() }
+    lazy.prepare(at: time, animated: animated)
+    let index = front.index
+    var search = _beginBatch()
+    let t0 = Clocks.monotonicNanoseconds()
+    for (i, p) in points.enumerated() {
+      let k = index.candidates(p, at: search.fraction, into: search.proposals)
+      results[i] = search.query(p, proposed: k, ordered: Index.isOrdered)
+    }
+    let t1 = Clocks.monotonicNanoseconds()
+    var sink = 0
+    for p in points {
+      let k = index.candidates(p, at: search.fraction, into: search.proposals)
+      sink &+= search.proposalsHeld(p, proposed: k)
+    }
+    let t2 = Clocks.monotonicNanoseconds()
+    if sink < 0 { print(sink) }
+    let full = t1 &- t0
+    let proposing = t2 &- t1
+    return (search.search.candidates, full > proposing ? full &- proposing : 0)
+  }
+}

@@ -1,0 +1,174 @@
+import Columns
+import LayerModel
+import Presentation
+
+/// The grid's storage (a class: an index is a value that shares it; only its builder writes).
+final class _GridStorage {
+  var geometry = GridGeometry()
+  var cellStart = ColumnBuffer<Int32>()
+  var fill = ColumnBuffer<Int32>()
+  var entries = ColumnBuffer<Int32>()
+  var overflow = ColumnBuffer<Int32>()
+  /// Each cell entry's and overflow entry's box, beside it: a query streams through them.
+  var entryBox = ColumnBuffer<OutwardBox>()
+  var overflowBox = ColumnBuffer<OutwardBox>()
+  /// Every box, rounded outward (by entry), for the two passes that list them.
+  var outward = ColumnBuffer<OutwardBox>()
+
+  var memoryFootprint: Int {
+    cellStart.memoryFootprint + fill.memoryFootprint + entries.memoryFootprint + overflow.memoryFootprint
+      + entryBox.memoryFootprint + overflowBox.memoryFootprint + outward.memoryFootprint
+  }
+
+  /// Every table at its bound for this many boxes (the cell limit squared, `entriesPerBox`
+  /// cell entries a box), so no later window of as many boxes allocates.
+  func reserve(_ boxes: Int) {
+    let limit = Self.limit(boxes)
+    cellStart.reserve(limit * limit + 1)
+    fill.reserve(limit * limit + 1)
+    overflow.reserve(boxes)
+    overflowBox.reserve(boxes)
+    outward.reserve(boxes)
+    entries.reserve(boxes * Self.entriesPerBox + 64)
+    entryBox.reserve(boxes * Self.entriesPerBox + 64)
+  }
+
+  /// Cell entries a box may take on average: when the boxes' cells add up to more, the
+  /// largest boxes go to the overflow list until they fit (a window of unusually large boxes
+  /// answers from a longer overflow list instead of allocating).
+  static let entriesPerBox = 8
+
+  static func limit(_ boxes: Int) -> Int { Swift.min(2048, Swift.max(128, Int(Double(boxes).squareRoot()))) }
+
+  /// Which of the nine size classes (1, 2, 3-4, 5-8, ..., 129-256 cells) a box of `cells`
+  /// cells is in.
+  @inline(__always) static func sizeClass(_ cells: Int) -> Int {
+    cells <= 1 ? 0 : Int.bitWidth - (cells - 1).leadingZeroBitCount
+  }
+
+  func rebuild(_ boxes: UnsafeBufferPointer<Box>) {
+    let count = boxes.count
+    var extent = Box.nothing
+    var sum = 0.0
+    for b in boxes {
+      extent = extent.union(b)
+      sum += Swift.max(b.maxX - b.minX, b.maxY - b.minY)
+    }
+    let limit = Self.limit(count)
+    if count == 0 || !extent.isFiniteAndNonEmpty {
+      geometry = GridGeometry()
+    } else {
+      let side = Swift.max(
+        sum / Double(count), Swift.max(extent.maxX - extent.minX, extent.maxY - extent.minY) / Double(limit))
+      geometry = GridGeometry(extent: extent, side: side, limit: limit)
+    }
+    let cells = geometry.cellCount
+    reserve(count)
+    for i in 0..<count { outward[i] = OutwardBox(boxes[i]) }
+    let geometry = self.geometry
+    @inline(__always) func cellsCovered(_ b: Box) -> Int {
+      let s = geometry.span(of: b)
+      return (s.x1 - s.x0 + 1) * (s.y1 - s.y0 + 1)
+    }
+    // The largest box listed in cells: entries by size class, then the classes that fit.
+    var bySize = SIMD16<Int>()
+    for b in boxes {
+      let c = cellsCovered(b)
+      if c <= WindowGridIndex.maxCellsPerBox { bySize[Self.sizeClass(c)] &+= c }
+    }
+    var maxCells = WindowGridIndex.maxCellsPerBox
+    var listed = bySize.wrappedSum()
+    var largest = Self.sizeClass(maxCells)
+    while listed > entries.capacity - 64 && largest > 0 {
+      listed -= bySize[largest]
+      largest -= 1
+      maxCells = 1 << largest
+    }
+    var overflowCount = 0
+    let columns = geometry.columns
+    cellStart.withUnsafeMutableBufferPointer { start in
+      for c in 0...cells { start[c] = 0 }
+      // Descending entry order: a cell lists the top-most group first.
+      var i = count - 1
+      while i >= 0 {
+        defer { i -= 1 }
+        let s = geometry.span(of: boxes[i])
+        if (s.x1 - s.x0 + 1) * (s.y1 - s.y0 + 1) > maxCells {
+          overflow[overflowCount] = Int32(i)
+          overflowBox[overflowCount] = outward[i]
+          overflowCount += 1
+          continue
+        }
+        for y in s.y0...s.y1 { for x in s.x0...s.x1 { start[y * columns + x + 1] &+= 1 } }
+      }
+      for c in 0..<cells { start[c + 1] &+= start[c] }
+    }
+    overflow.reserve(overflowCount)
+    overflowBox.reserve(overflowCount)
+    entries.reserve(Int(cellStart[cells]))
+    entryBox.reserve(Int(cellStart[cells]))
+    let eb = entryBox._unsafeStorage
+    cellStart.withUnsafeBufferPointer { start in
+      fill.withUnsafeMutableBufferPointer { f in
+        entries.withUnsafeMutableBufferPointer { e in
+          for c in 0..<cells { f[c] = start[c] }
+          var i = count - 1
+          while i >= 0 {
+            defer { i -= 1 }
+            let s = geometry.span(of: boxes[i])
+            if (s.x1 - s.x0 + 1) * (s.y1 - s.y0 + 1) > maxCells { continue }
+            for y in s.y0...s.y1 {
+              for x in s.x0...s.x1 {
+                let c = y * columns + x
+                e[Int(f[c])] = Int32(i)
+                eb[Int(f[c])] = outward[i]
+                f[c] &+= 1
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /// The entries of the point's cell list and of the overflow list whose boxes may hold it,
+  /// merged in descending entry order: a sequential pass over each list's boxes.
+  @inline(__always) func candidates(_ p: Point, into out: UnsafeMutablePointer<Int32>) -> Int {
+    guard !p.x.isNaN, !p.y.isNaN else { return 0 }
+    let c = geometry.cell(of: p)
+    let e = entries._unsafeStorage
+    let eb = entryBox._unsafeStorage
+    var n = 0
+    var i = Int(cellStart[c])
+    let iEnd = Int(cellStart[c + 1])
+    let jEnd = overflow.count
+    if jEnd == 0 {
+      while i < iEnd {
+        if eb[i].holds(p) {
+          out[n] = e[i]
+          n &+= 1
+        }
+        i &+= 1
+      }
+      return n
+    }
+    let o = overflow._unsafeStorage
+    let ob = overflowBox._unsafeStorage
+    var j = 0
+    while i < iEnd && !eb[i].holds(p) { i &+= 1 }
+    while j < jEnd && !ob[j].holds(p) { j &+= 1 }
+    while i < iEnd || j < jEnd {
+      if j >= jEnd || (i < iEnd && e[i] > o[j]) {
+        out[n] = e[i]
+        i &+= 1
+        while i < iEnd && !eb[i].holds(p) { i &+= 1 }
+      } else {
+        out[n] = o[j]
+        j &+= 1
+        while j < jEnd && !ob[j].holds(p) { j &+= 1 }
+      }
+      n &+= 1
+    }
+    return n
+  }
+}
