@@ -26,12 +26,17 @@ public enum FileIO {
   /// Files larger than this are refused by `readAll` (a scene of a million layers is ~200 MB).
   public static let defaultReadLimit = 1 << 30
 
-  /// A path as it appears in messages: control characters escaped, at most 160 characters.
-  public static func displayName(_ path: String) -> String {
+  /// A path as it appears in messages: `shown(path, limit: 160)`.
+  public static func displayName(_ path: String) -> String { shown(path, limit: 160) }
+
+  /// Text as it appears in a one-line message: control characters escaped (`\u{1b}`), cut to
+  /// `limit` characters with an ellipsis. The one escaping every message uses (file paths,
+  /// command-line values, scene-file strings).
+  public static func shown(_ text: String, limit: Int) -> String {
     var out = ""
     var n = 0
-    for u in path.unicodeScalars {
-      if n >= 160 {
+    for u in text.unicodeScalars {
+      if n >= limit {
         out += "…"
         break
       }

@@ -1,3 +1,5 @@
+import FileIO
+
 #if canImport(Glibc)
   @preconcurrency import Glibc
 #endif
@@ -16,18 +18,7 @@ enum Output {
 
   /// `text` with control characters written as `\u{..}`, so one name stays on one line of a
   /// text report whatever a scene file put in it.
-  static func escaped(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
-    var out = ""
-    for u in text.unicodeScalars {
-      if u.value < 0x20 || u.value == 0x7F {
-        out += "\\u{\(String(u.value, radix: 16))}"
-      } else {
-        out.unicodeScalars.append(u)
-      }
-    }
-    return out
-  }
+  static func escaped(_ text: String) -> String { FileIO.shown(text, limit: .max) }
 }
 
 /// Formats a number the way a person typed it: integers without ".0".

@@ -61,21 +61,5 @@ public enum SceneFile {
   }
 
   /// `text` with control characters escaped, cut to `limit` characters (with an ellipsis).
-  static func _bounded(_ text: String, _ limit: Int) -> String {
-    var out = ""
-    var n = 0
-    for u in text.unicodeScalars {
-      if n >= limit {
-        out += "…"
-        break
-      }
-      if u.value < 0x20 || u.value == 0x7F {
-        out += "\\u{\(String(u.value, radix: 16))}"
-      } else {
-        out.unicodeScalars.append(u)
-      }
-      n += 1
-    }
-    return out
-  }
+  static func _bounded(_ text: String, _ limit: Int) -> String { FileIO.shown(text, limit: limit) }
 }

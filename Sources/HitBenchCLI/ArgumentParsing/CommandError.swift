@@ -46,21 +46,5 @@ public enum CommandError: Error, CustomStringConvertible {
 
   /// A user's text as it appears in a message: control characters escaped, at most 80
   /// characters, so every message stays one short line.
-  static func shown(_ text: String) -> String {
-    var out = ""
-    var n = 0
-    for u in text.unicodeScalars {
-      if n >= 80 {
-        out += "…"
-        break
-      }
-      if u.value < 0x20 || u.value == 0x7F {
-        out += "\\u{\(String(u.value, radix: 16))}"
-      } else {
-        out.unicodeScalars.append(u)
-      }
-      n += 1
-    }
-    return out
-  }
+  static func shown(_ text: String) -> String { FileIO.shown(text, limit: 80) }
 }

@@ -16,9 +16,10 @@ extension UniformGrid {
         precondition(r < previous && Int(r) < f.count, "overflow not descending")
         previous = r
       }
-      guard columns > 0 else { return }
-      precondition(columns <= Self.maxCellsPerSide && gridRows <= Self.maxCellsPerSide, "too many cells")
-      let cells = columns * gridRows
+      guard hasCells else { return }
+      precondition(
+        geometry.columns <= Self.maxCellsPerSide && geometry.rows <= Self.maxCellsPerSide, "too many cells")
+      let cells = geometry.cellCount
       precondition(cellStart.count > cells && cellStart[0] == 0, "cell table too short")
       var inCells = [Int](repeating: 0, count: f.count)
       for c in 0..<cells {
@@ -39,8 +40,8 @@ extension UniformGrid {
       {
         if inOverflow.contains(Int32(r)) { continue }
         let spanned =
-          (_column(f.worldBox[r].maxX) - _column(f.worldBox[r].minX) + 1)
-          * (_row(f.worldBox[r].maxY) - _row(f.worldBox[r].minY) + 1)
+          (geometry.column(f.worldBox[r].maxX) - geometry.column(f.worldBox[r].minX) + 1)
+          * (geometry.row(f.worldBox[r].maxY) - geometry.row(f.worldBox[r].minY) + 1)
         precondition(inCells[r] == spanned, "row \(r): in \(inCells[r]) cells, spans \(spanned)")
       }
     #endif

@@ -22,14 +22,13 @@ public struct UniformGrid: FrameStrategy {
   static let maxCellsPerSide = 2048
 
   @usableFromInline var binding = FrameBinding()
-  @usableFromInline var originX = 0.0
-  @usableFromInline var originY = 0.0
-  @usableFromInline var inverseCell = 0.0
+  /// The cells (`GridGeometry`, the mapping every grid here shares); no cells while `hasCells`
+  /// is false (nothing hittable and finite).
+  @usableFromInline var geometry = GridGeometry()
+  @usableFromInline var hasCells = false
   /// The far corner of the hittable rows' boxes: the grid answers for [origin, limit].
   @usableFromInline var limitX = 0.0
   @usableFromInline var limitY = 0.0
-  @usableFromInline var columns = 0
-  @usableFromInline var gridRows = 0
   /// Cell c's rows are `cellRows[cellStart[c] ..< cellStart[c + 1]]`.
   @usableFromInline var cellStart: [Int32] = []
   @usableFromInline var cellRows: [Int32] = []
@@ -42,30 +41,6 @@ public struct UniformGrid: FrameStrategy {
   var sample: [Double] = []
 
   public init() {}
-
-  /// The cell index of coordinate `v` along one axis, clamped to `0..<count` (NaN maps to 0):
-  /// the one mapping building and querying share, so they agree.
-  @inlinable @inline(__always)
-  static func _cell(_ v: Double, origin: Double, inverse: Double, count: Int) -> Int {
-    let c = (v - origin) * inverse
-    return c >= 0 ? (c < Double(count) ? Int(c) : count - 1) : 0
-  }
-
-  /// Cells along one side for an extent of `cells` cell sides: rounded up, within
-  /// 1...maxCellsPerSide; NaN (an infinite extent times a zero inverse) gives 1. Never converts
-  /// NaN or an out-of-range value to Int (undefined behaviour at -Ounchecked).
-  static func _cellCount(_ cells: Double) -> Int {
-    let c = cells.rounded(.up)
-    return c >= 1 ? (c < Double(maxCellsPerSide) ? Int(c) : maxCellsPerSide) : 1
-  }
-
-  @inlinable @inline(__always) func _column(_ x: Double) -> Int {
-    Self._cell(x, origin: originX, inverse: inverseCell, count: columns)
-  }
-
-  @inlinable @inline(__always) func _row(_ y: Double) -> Int {
-    Self._cell(y, origin: originY, inverse: inverseCell, count: gridRows)
-  }
 
   public mutating func update(with frame: PresentationFrame) {
     binding.bind(frame)
@@ -107,8 +82,8 @@ public struct UniformGrid: FrameStrategy {
     }
     let count = candidates.count
     guard count > 0 else {
-      columns = 0
-      gridRows = 0
+      hasCells = false
+      geometry = GridGeometry()
       cellStart.removeAll(keepingCapacity: true)
       cellRows.removeAll(keepingCapacity: true)
       return
@@ -120,14 +95,12 @@ public struct UniformGrid: FrameStrategy {
     var side = Swift.max((Swift.max(w * h, 0) / Double(count)).squareRoot(), _medianExtent(frame))
     if !(side > 0) || !side.isFinite { side = Swift.max(w, h, 1) }
     side = Swift.max(side, Swift.max(w, h) / Double(Self.maxCellsPerSide))
-    originX = x0
-    originY = y0
+    geometry = GridGeometry(
+      extent: Box(minX: x0, minY: y0, maxX: x1, maxY: y1), side: side, limit: Self.maxCellsPerSide)
+    hasCells = true
     limitX = x1
     limitY = y1
-    inverseCell = 1 / side
-    columns = Self._cellCount(w * inverseCell)
-    gridRows = Self._cellCount(h * inverseCell)
-    let cells = columns * gridRows
+    let cells = geometry.cellCount
     // Buffers only grow (with headroom), so a moving scene stops allocating once warmed up.
     // The side is at least sqrt(area / rows), so cells <= rows + 2 * maxCellsPerSide + 1 (from
     // rounding each side up): reserve that bound once per topology.
@@ -138,14 +111,11 @@ public struct UniformGrid: FrameStrategy {
     // in descending priority, advancing each cell's start; overflow rows merge (descending)
     // into the overflow list, which already holds the infinite boxes. Unsafe buffers inside:
     // no uniqueness checks in the inner loops.
-    let ox = originX
-    let oy = originY
-    let inv = inverseCell
-    let cols = columns
-    let rws = gridRows
-    // The same mapping as `_column` / `_row`, over locals (no access to self in the loops).
-    @inline(__always) func col(_ x: Double) -> Int { Self._cell(x, origin: ox, inverse: inv, count: cols) }
-    @inline(__always) func row(_ y: Double) -> Int { Self._cell(y, origin: oy, inverse: inv, count: rws) }
+    // The geometry as a local (no access to self in the loops).
+    let g = geometry
+    let cols = g.columns
+    @inline(__always) func col(_ x: Double) -> Int { g.column(x) }
+    @inline(__always) func row(_ y: Double) -> Int { g.row(y) }
     let maxCells = Self.maxCellsPerRow
     var references = 0
     cellStart.withUnsafeMutableBufferPointer { start in
@@ -268,8 +238,8 @@ public struct UniformGrid: FrameStrategy {
     _checkCurrent(binding)
     let f = binding.frame
     var best: Int32 = -1
-    if columns > 0, p.x >= originX, p.y >= originY, p.x <= limitX, p.y <= limitY {
-      let c = _row(p.y) * columns + _column(p.x)
+    if hasCells, p.x >= geometry.originX, p.y >= geometry.originY, p.x <= limitX, p.y <= limitY {
+      let c = geometry.cell(of: p)
       var k = Int(cellStart[c])
       let end = Int(cellStart[c + 1])
       while k < end {

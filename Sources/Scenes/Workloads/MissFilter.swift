@@ -8,7 +8,9 @@ import Presentation
 /// buckets over the frame's finite boxes, plus a list of rows too large or infinite to bucket.
 /// Runs outside the timed phases; allocates.
 public struct MissFilter {
-  let originX: Double, originY: Double, cellW: Double, cellH: Double
+  /// 64 x 64 buckets over the finite boxes' extent, which ends at (limitX, limitY).
+  let geometry: GridGeometry
+  let limitX: Double, limitY: Double
   static let side = 64
   var buckets: [[Int32]]
   var everywhere: [Int32]
@@ -39,26 +41,20 @@ public struct MissFilter {
       y1 = Swift.max(y1, d)
     }
     let n = Self.side
-    originX = x0.isFinite ? x0 : 0
-    originY = y0.isFinite ? y0 : 0
-    cellW = x1 > x0 ? (x1 - x0) / Double(n) : 1
-    cellH = y1 > y0 ? (y1 - y0) / Double(n) : 1
-    buckets = [[Int32]](repeating: [], count: n * n)
-    func cell(_ v: Double, _ o: Double, _ w: Double) -> Int {
-      let c = (v - o) / w
-      return c >= 0 ? (c < Double(n) ? Int(c) : n - 1) : 0
-    }
+    let extent = rows.isEmpty ? Box(minX: 0, minY: 0, maxX: 1, maxY: 1) : Box(minX: x0, minY: y0, maxX: x1, maxY: y1)
+    geometry = GridGeometry(
+      extent: extent, side: Swift.max((extent.maxX - extent.minX) / Double(n), 1e-9),
+      sideY: Swift.max((extent.maxY - extent.minY) / Double(n), 1e-9), limit: n)
+    limitX = extent.maxX
+    limitY = extent.maxY
+    buckets = [[Int32]](repeating: [], count: geometry.cellCount)
     for r in rows {
-      let i = Int(r)
-      let cx0 = cell(frame.worldBox[i].minX, originX, cellW)
-      let cx1 = cell(frame.worldBox[i].maxX, originX, cellW)
-      let cy0 = cell(frame.worldBox[i].minY, originY, cellH)
-      let cy1 = cell(frame.worldBox[i].maxY, originY, cellH)
+      let (cx0, cy0, cx1, cy1) = geometry.span(of: frame.worldBox[Int(r)])
       if (cx1 - cx0 + 1) * (cy1 - cy0 + 1) > 64 {
         big.append(r)
         continue
       }
-      for cy in cy0...cy1 { for cx in cx0...cx1 { buckets[cy * n + cx].append(r) } }
+      for cy in cy0...cy1 { for cx in cx0...cx1 { buckets[cy * geometry.columns + cx].append(r) } }
     }
     everywhere = big
   }
@@ -71,11 +67,9 @@ public struct MissFilter {
         && p.y <= frame.worldBox[i].maxY
     }
     for r in everywhere where holds(r) { return false }
-    let n = Self.side
-    let cx = (p.x - originX) / cellW
-    let cy = (p.y - originY) / cellH
-    guard cx >= 0, cy >= 0, cx < Double(n), cy < Double(n) else { return true }
-    for r in buckets[Int(cy) * n + Int(cx)] where holds(r) { return false }
+    // Beyond the extent no finite box can hold p.
+    guard p.x >= geometry.originX, p.y >= geometry.originY, p.x <= limitX, p.y <= limitY else { return true }
+    for r in buckets[geometry.cell(of: p)] where holds(r) { return false }
     return true
   }
 }

@@ -1,5 +1,4 @@
 import LayerModel
-import Presentation
 
 /// The geometry of a uniform grid over an extent: its origin, cell side and cell counts, and
 /// the one mapping from coordinates to cells that building and querying share (so they agree
