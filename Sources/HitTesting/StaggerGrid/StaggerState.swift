@@ -88,6 +88,7 @@ final class _StaggerState {
     self.animated = animated
     updated = true
     version = groups.scene.changeVersion
+    _checkInvariants(at: t, grid: counters.windowsStarted > 0)
   }
 
   /// The start of the oldest window (a clock earlier than it means time went backwards).

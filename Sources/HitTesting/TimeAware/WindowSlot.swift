@@ -69,6 +69,7 @@ final class WindowSlot<Index: MotionIndex> {
     entryStart.withUnsafeBufferPointer { s in
       entryEnd.withUnsafeBufferPointer { e in index.rebuild(start: s, end: e) }
     }
+    _checkInvariants(groups: groups)
   }
 
   /// Every edge finite and within the index's magnitude limit.

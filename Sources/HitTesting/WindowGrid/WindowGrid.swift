@@ -33,6 +33,7 @@ public struct WindowGridIndex: MotionIndex {
 
   public mutating func rebuild(start: UnsafeBufferPointer<Box>, end: UnsafeBufferPointer<Box>) {
     storage.rebuild(start)
+    storage._checkInvariants(start)
   }
 
   @inline(__always)

@@ -47,7 +47,8 @@ public final class CompiledScene: LayerTreeObserver {
   /// Layer m's sublayers are `childList[childStart[m] ..< childStart[m + 1]]`, in array order.
   package private(set) var childStart: [Int32] = []
   package private(set) var childList: [Int32] = []
-  private var index: [ObjectIdentifier: Int32] = [:]
+  /// Each layer object's id (its preorder index).
+  var index: [ObjectIdentifier: Int32] = [:]
 
   // Model properties, in owned buffers (read without reference counting by the build).
   package private(set) var lean = ColumnBuffer<LeanValues>()
@@ -134,6 +135,7 @@ public final class CompiledScene: LayerTreeObserver {
       _compileAll()
       changes.topology = true
       changeVersion &+= 1
+      _checkInvariants()
       return changes
     }
     if pendingLayers.isEmpty && pendingAnimations.isEmpty { return changes }
@@ -161,6 +163,7 @@ public final class CompiledScene: LayerTreeObserver {
     }
     // A timing change moves every descendant's local time: recompute the timing links.
     _linkTimings()
+    _checkInvariants()
     return changes
   }
 
