@@ -63,8 +63,8 @@ import Verification
   ])
   func anInjectedFaultIsCaught(_ fault: Verifier.Fault) {
     var verifier = Verifier()
-    verifier.scenes = TestSize.pick(full: 40, fast: 20)
-    verifier.points = 500
+    verifier.scenes = TestSize.pick(full: 40, fast: 12)
+    verifier.points = TestSize.pick(full: 500, fast: 300)
     verifier.seed = 2026
     verifier.fault = fault
     let report = verifier.run()

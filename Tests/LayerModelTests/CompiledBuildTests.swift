@@ -136,7 +136,7 @@ func everyKindScene(seed: UInt64, layers: ClosedRange<Int> = 20...80, animations
   /// timing) equals a fresh builder's full build at the same time, bit for bit; with one thread
   /// and split across two.
   @Test func incrementalBuildsEqualFullBuilds() {
-    for seed in 0..<120 as Range<UInt64> {
+    for seed in 0..<UInt64(TestSize.pick(full: 120, fast: 40)) {
       let big = seed % 20 == 0
       let model = everyKindScene(
         seed: seed, layers: big ? 4500...5200 : 20...80, animations: big ? 800 : 30)
