@@ -70,7 +70,7 @@ public struct LazyWalk: SceneStrategy {
         let flags = f.flags[m]
         guard flags.rawValue & skip == 0, let q = f._fromParent(m, pp) else { return }
         if flags.contains(.clips) && !f._contains(m, q) { return }
-        let children = lp.sortedSublayers(of: m).count
+        let children = lp.sortSublayers(of: m)
         s[sp] = _Visit(layer: Int32(m), next: Int32(children) - 1, q: q)
         sp &+= 1
       }
@@ -81,7 +81,7 @@ public struct LazyWalk: SceneStrategy {
         let m = Int(top.layer)
         if top.next >= 0 {
           // Sorted when the layer was entered: this is the same list.
-          let c = Int(lp.sortedSublayers(of: m)[Int(top.next)])
+          let c = lp.sortedSublayer(Int(top.next), of: m)
           s[sp &- 1].next = top.next &- 1
           enter(c, top.q, &sp)
           continue

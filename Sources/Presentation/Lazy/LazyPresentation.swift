@@ -259,10 +259,11 @@ public final class LazyPresentation {
     _chainLength = n
   }
 
-  /// Layer m's sublayers in ascending hit-test priority at this frame's time (the last is the
-  /// top-most). With a static order the precomputed lists; otherwise the sublayers' order keys
-  /// are evaluated and the list re-sorted once per frame.
-  public func sortedSublayers(of m: Int) -> UnsafeBufferPointer<Int32> {
+  /// Sorts layer m's sublayers into ascending hit-test priority at this frame's time (the last
+  /// is the top-most) and answers how many there are; read them with `sortedSublayer(_:of:)`.
+  /// With a static order the precomputed lists; otherwise the sublayers' order keys are
+  /// evaluated and the list re-sorted once per frame.
+  public func sortSublayers(of m: Int) -> Int {
     let a = Int(scene.childStart[m])
     let b = Int(scene.childStart[m + 1])
     if !orderIsStatic && b - a >= 2 && sorted[m] != stamp {
@@ -276,7 +277,20 @@ public final class LazyPresentation {
       _ = builder._sortSublayers(m)
       sorted[m] = stamp
     }
-    return UnsafeBufferPointer(start: builder.sortedChildren._unsafeStorage + a, count: b - a)
+    return b - a
+  }
+
+  /// The k-th of layer m's sublayers in the order `sortSublayers(of: m)` put them in this frame
+  /// (checked with `HITBENCH_INTERNAL_CHECKS`: k in range, the list sorted this frame).
+  @inline(__always) public func sortedSublayer(_ k: Int, of m: Int) -> Int {
+    let a = Int(scene.childStart[m])
+    #if HITBENCH_INTERNAL_CHECKS
+      precondition(k >= 0 && a + k < Int(scene.childStart[m + 1]), "sublayer \(k) of layer \(m) out of range")
+      precondition(
+        orderIsStatic || scene.childStart[m + 1] - scene.childStart[m] < 2 || sorted[m] == stamp,
+        "layer \(m)'s sublayers read before they were sorted this frame")
+    #endif
+    return Int(builder.sortedChildren[a + k])
   }
 
   /// Layer m's row in the presentation frame of the model tree: its hit-test rank at every
