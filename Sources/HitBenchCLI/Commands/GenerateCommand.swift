@@ -8,7 +8,8 @@ import Verification
 
 /// `hitbench generate KIND --layers N [--animated F] [--seed S] -o FILE`.
 enum GenerateCommand {
-  static let summary = "Write a synthetic scene (particles, app, cards, deep, wide, clipped, carousel) to a file."
+  static let summary =
+    "Write a synthetic scene (\(SceneKind.allCases.map(\.rawValue).joined(separator: ", "))) to a file."
 
   struct Options {
     var layers = 1000

@@ -24,6 +24,10 @@ public enum SceneKind: String, CaseIterable, Sendable {
   /// eased and custom timing functions, springs, rotation and scale, 3D flips in perspective,
   /// opacity fades, width changes, zPosition reorders, layer speed and offsets.
   case ui
+  /// A still screen: containers, lists, text and controls standing still, where the animated
+  /// fraction picks leaf layers that animate as idle interfaces do (spinners, progress bars,
+  /// pulsing badges, a blinking cursor, highlights) and one list flicks now and then.
+  case idle
 
   /// One line on what it stands for.
   public var summary: String {
@@ -36,6 +40,8 @@ public enum SceneKind: String, CaseIterable, Sendable {
     case .clipped: "nested masking containers with overflowing content"
     case .carousel: "3D carousel: perspective, items rotating about y"
     case .ui: "interface screens with a real animation mix: eased fades, springs, flips, spinners, reorders"
+    case .idle:
+      "still screens: the animated fraction picks leaves (spinners, progress, badges, cursor); one list flicks"
     }
   }
 }
@@ -70,6 +76,7 @@ public struct SceneGenerator {
     case .clipped: g.clipped()
     case .carousel: g.carousel()
     case .ui: g.ui()
+    case .idle: g.idle()
     }
     // Generators add small groups (a cell and its labels); trim trailing leaves to exactly N.
     var extra = g.count - layers
