@@ -9,10 +9,10 @@ import Presentation
 /// `PictureSequence`); each element carries data attributes (`data-row`, `data-hit`,
 /// `data-count`, `data-candidates`) so tests and scripts can read the picture back.
 /// O(rows + points + candidates + index boxes) elements up to `aggregateAbove` rows; above it
-/// at most `aggregateAbove` layers and as many index boxes are drawn, the largest on screen (a
-/// layer or box below a pixel never): the other layers go to a density layer of 4-pixel cells
-/// and the other boxes are counted in the legend, so a million-layer frame stays a few
-/// megabytes.
+/// at most `aggregateAbove` layers and half as many index boxes are drawn, the largest on
+/// screen (a layer or box below a pixel never): the other layers go to a density layer of
+/// 8-pixel cells and the other boxes are counted in the legend, so a million-layer frame stays
+/// a few megabytes.
 public struct FramePicture {
   /// The presentation frame drawn (the model frame instead when only the model tree is asked).
   public var frame: PresentationFrame
@@ -33,7 +33,8 @@ public struct FramePicture {
   public var caption: [String] = []
   /// The longer side of the picture, in pixels.
   public var size = 1000.0
-  /// Scenes with more rows than this draw this many layers and index boxes at most.
+  /// Scenes with more rows than this draw this many layers at most, and half as many index
+  /// boxes.
   public var aggregateAbove = 20_000
 
   /// The lines of legend a picture writes before its caption.
@@ -138,7 +139,7 @@ public struct FramePicture {
 
     // Layers, back to front, each clipping ancestor's quad applied to its subtree.
     var density: [Int: Int] = [:]
-    let densityCell = 4.0
+    let densityCell = 8.0
     var densityCount = 0
     var drawn = 0
     var notDrawn = 0
@@ -212,7 +213,8 @@ public struct FramePicture {
         "<g class=\"index\" data-strategy=\"\(SVGDocument.escaped(strategy ?? ""))\" clip-path=\"url(#\(id)area)\">")
       var most = [InspectedBox.Kind: Int]()
       for b in boxes { most[b.kind] = Swift.max(most[b.kind] ?? 1, b.value) }
-      let boxArea = aggregate ? Self.threshold(keeping: aggregateAbove, of: boxes.map { view.pixelArea($0.box) }) : 0
+      let boxArea =
+        aggregate ? Self.threshold(keeping: aggregateAbove / 2, of: boxes.map { view.pixelArea($0.box) }) : 0
       for b in boxes {
         if aggregate && (view.isBelowAPixel(b.box) || view.pixelArea(b.box) < boxArea) {
           boxesLeftOut += 1
@@ -297,7 +299,7 @@ public struct FramePicture {
         indexLine =
           "index: \(strategy), \(index.count) boxes" + (kinds.isEmpty ? "" : " (\(kinds))")
           + (boxesLeftOut > 0
-            ? ", \(boxesLeftOut) not drawn (below a pixel, or smaller than the \(aggregateAbove) drawn)" : "")
+            ? ", \(boxesLeftOut) not drawn (below a pixel, or smaller than the \(aggregateAbove / 2) drawn)" : "")
       } else {
         indexLine = "index: \(strategy) shows no index (its candidates per point are drawn)"
       }

@@ -39,6 +39,18 @@ import Testing
     return elements
   }
 
+  /// `hitbench render ARGS --output FILE.svg` in a fresh directory: the picture parsed, and its
+  /// size in bytes.
+  func render(_ args: [String]) throws -> (elements: Elements, bytes: Int) {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let svg = dir + "/picture.svg"
+    let r = try hitbench(["render"] + args + ["--output", svg])
+    #expect(r.status == 0, "\(r.stderr)")
+    let bytes = (try FileManager.default.attributesOfItem(atPath: svg)[.size] as? Int) ?? 0
+    return (try parse(svg), bytes)
+  }
+
   @Test func theSeedMoveMistakeIsDrawn() throws {
     let dir = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -71,15 +83,9 @@ import Testing
   }
 
   @Test func theGridOverlayHoldsTheGridsCounts() throws {
-    let dir = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(atPath: dir) }
-    let svg = dir + "/grid.svg"
-    let r = try hitbench([
-      "render", "--scene", "particles", "--layers", "500", "--time", "0.25", "--strategy", "grid", "--queries", "5",
-      "--output", svg,
-    ])
-    #expect(r.status == 0, "\(r.stderr)")
-    let e = try parse(svg)
+    let e = try render([
+      "--scene", "particles", "--layers", "500", "--time", "0.25", "--strategy", "grid", "--queries", "5",
+    ]).elements
     let cells = e.all.filter { $0.attributes["class"] == "cell" }.compactMap { Int($0.attributes["data-count"] ?? "") }
     #expect(!cells.isEmpty)
     // The grid lists each hittable layer in every cell its world box touches: a cell's count
@@ -99,10 +105,7 @@ import Testing
       ((b.2 - b.0) / side + 2).rounded(.down) * ((b.3 - b.1) / side + 2).rounded(.down) <= 64
     }
     for c in rects {
-      let x = Double(c.attributes["x"] ?? "") ?? .nan
-      let y = Double(c.attributes["y"] ?? "") ?? .nan
-      let x1 = x + (Double(c.attributes["width"] ?? "") ?? .nan)
-      let y1 = y + (Double(c.attributes["height"] ?? "") ?? .nan)
+      let (x, y, x1, y1) = rectangle(c.attributes) ?? (.nan, .nan, .nan, .nan)
       func overlaps(_ b: (Double, Double, Double, Double), by d: Double) -> Bool {
         b.0 <= x1 + d && b.2 >= x - d && b.1 <= y1 + d && b.3 >= y - d
       }
@@ -127,6 +130,14 @@ import Testing
       ["hittest", "--scene", scene, "--time", "\(time)", "--strategy", strategy] + points.flatMap { ["--point", $0] })
     #expect(r.status == 0, "\(r.stderr)")
     return r.stdout.split(separator: "\n").compactMap { $0.components(separatedBy: "-> ").last }
+  }
+
+  /// A rect's corners (x0, y0, x1, y1) from its attributes.
+  func rectangle(_ rect: [String: String]) -> (Double, Double, Double, Double)? {
+    guard let x = Double(rect["x"] ?? ""), let y = Double(rect["y"] ?? ""), let w = Double(rect["width"] ?? ""),
+      let h = Double(rect["height"] ?? "")
+    else { return nil }
+    return (x, y, x + w, y + h)
   }
 
   /// The numbers of a polygon's `points` attribute as (x, y) pairs.
@@ -163,13 +174,7 @@ import Testing
     }
     // Every particle moves on its own: one bound per particle, and each particle's quad at t
     // inside its group's bound (0.02 px: the picture's rounding).
-    let bounds = e.all.filter { $0.attributes["class"] == "motion-bound" }.compactMap {
-      b -> (Double, Double, Double, Double)? in
-      guard let x = Double(b.attributes["x"] ?? ""), let y = Double(b.attributes["y"] ?? ""),
-        let w = Double(b.attributes["width"] ?? ""), let h = Double(b.attributes["height"] ?? "")
-      else { return nil }
-      return (x, y, x + w, y + h)
-    }
+    let bounds = e.all.filter { $0.attributes["class"] == "motion-bound" }.compactMap { rectangle($0.attributes) }
     let layers = e.all.filter { $0.attributes["class"] == "hittable" && $0.attributes["data-row"] != "0" }
     #expect(bounds.count >= layers.count && !layers.isEmpty, "\(bounds.count) bounds for \(layers.count) particles")
     for l in layers {
@@ -182,15 +187,9 @@ import Testing
   }
 
   @Test func theFlatTreeShowsItsSubtreeBoxes() throws {
-    let dir = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(atPath: dir) }
-    let svg = dir + "/tree.svg"
-    let r = try hitbench([
-      "render", "--scene", "app", "--layers", "200", "--time", "0.3", "--strategy", "flat-tree", "--queries", "4",
-      "--output", svg,
-    ])
-    #expect(r.status == 0, "\(r.stderr)")
-    let e = try parse(svg)
+    let e = try render([
+      "--scene", "app", "--layers", "200", "--time", "0.3", "--strategy", "flat-tree", "--queries", "4",
+    ]).elements
     let boxes = e.all.filter { $0.attributes["class"] == "subtree" }
     // The root's subtree box (depth 0) is one, and deeper rows have boxes of their own.
     #expect(boxes.filter { $0.attributes["data-depth"] == "0" }.count == 1)
@@ -244,23 +243,16 @@ import Testing
   }
 
   @Test func aLargeFrameStaysBounded() throws {
-    let dir = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(atPath: dir) }
-    let svg = dir + "/large.svg"
     let layers = TestSize.pick(full: 200_000, fast: 40_000)
-    let r = try hitbench([
-      "render", "--scene", "particles", "--layers", "\(layers)", "--time", "0.5", "--strategy", "bvh-sah",
-      "--queries", "5", "--output", svg,
+    let (e, size) = try render([
+      "--scene", "particles", "--layers", "\(layers)", "--time", "0.5", "--strategy", "bvh-sah", "--queries", "5",
     ])
-    #expect(r.status == 0, "\(r.stderr)")
-    let e = try parse(svg)
     let drawn = e.all.filter { $0.name == "polygon" && $0.attributes["data-row"] != nil }.count
     let density = e.all.first { $0.attributes["class"] == "density" }.flatMap { Int($0.attributes["data-count"] ?? "") }
     #expect(drawn <= 20_000 && drawn > 0, "\(drawn) layers drawn")
     #expect(drawn + (density ?? 0) == layers, "\(drawn) drawn + \(density ?? 0) in the density layer")
-    #expect(e.all.filter { $0.attributes["class"] == "node" }.count <= 20_000)
-    let size = (try FileManager.default.attributesOfItem(atPath: svg)[.size] as? Int) ?? 0
-    #expect(size < 12_000_000, "\(size) bytes")
+    #expect(e.all.filter { $0.attributes["class"] == "node" }.count <= 10_000)
+    #expect(size < 8_000_000, "\(size) bytes")
   }
 
   @Test func badOutputIsRefused() throws {
