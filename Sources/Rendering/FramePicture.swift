@@ -131,6 +131,7 @@ public struct FramePicture {
       return Int(l.rawValue) < names.count ? names[Int(l.rawValue)] : "#\(l.rawValue)"
     }
     let rowOf = Self.rows(of: frame)
+    let modelRowOf = modelFrame.map { Self.rows(of: $0) }
     let aggregate = frame.count > aggregateAbove
     // The on-screen area a layer needs to be drawn by itself (its world box, in pixels).
     let layerArea =
@@ -270,7 +271,7 @@ public struct FramePicture {
       if let model = modelFrame {
         let modelHit = i < modelAnswers.count ? modelAnswers[i] : nil
         differs = modelHit != hit
-        if let modelHit, let r = model.row(of: modelHit), let q = Self.quad(model, r) {
+        if let modelHit, let r = modelRowOf?(modelHit), let q = Self.quad(model, r) {
           body.append(
             "<polygon class=\"model-answer\" points=\"\(view.polygon(q))\" fill=\"none\" stroke=\"\(colour)\" "
               + "stroke-width=\"1.5\" stroke-dasharray=\"6 3\"/>")

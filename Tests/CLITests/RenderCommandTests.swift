@@ -52,16 +52,10 @@ import Testing
   }
 
   @Test func theSeedMoveMistakeIsDrawn() throws {
-    let dir = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(atPath: dir) }
     let scene = "data/scenes/seed-move.json"
     let points = ["150,50", "30,50", "250,50", "50,300"]
-    let svg = dir + "/seed.svg"
-    let r = try hitbench(
-      ["render", "--scene", scene, "--time", "1", "--tree", "both", "--output", svg]
-        + points.flatMap { ["--point", $0] })
-    #expect(r.status == 0, "\(r.stderr)")
-    let e = try parse(svg)
+    let e = try render(["--scene", scene, "--time", "1", "--tree", "both"] + points.flatMap { ["--point", $0] })
+      .elements
     // The answers, as hittest gives them on each tree.
     var differ = 0
     let drawn = e.all.filter { $0.attributes["class"] == "point" }.map { $0.attributes["data-hit"] ?? "" }
@@ -197,16 +191,12 @@ import Testing
   }
 
   @Test func anAnimatedPictureHoldsEveryFrame() throws {
-    let dir = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(atPath: dir) }
     let scene = "data/scenes/seed-move.json"
     let points = ["150,50", "30,50", "250,50"]
-    let svg = dir + "/seed-anim.svg"
-    let r = try hitbench(
-      ["render", "--scene", scene, "--times", "0:2:0.5", "--tree", "both", "--output", svg]
-        + points.flatMap { ["--point", $0] })
-    #expect(r.status == 0, "\(r.stderr)")
-    let e = try parse(svg)
+    let e = try render(
+      ["--scene", scene, "--times", "0:2:0.5", "--tree", "both"] + points.flatMap { ["--point", $0] }
+    )
+    .elements
     let times = [0.0, 0.5, 1.0, 1.5, 2.0]
     let frames = e.all.filter { $0.attributes["class"] == "frame" }
     #expect(frames.compactMap { Double($0.attributes["data-time"] ?? "") } == times)

@@ -88,18 +88,22 @@ enum RenderCommand {
       "scene: \(sceneLabel); tree: \(o.trees.count > 1 ? "both" : o.trees[0].rawValue); answers: \(kind.rawValue); "
       + "semantics: \(o.run.semantics.name)"
 
-    // Frame k's picture; the frame objects are rebuilt in place, so each is drawn before the next.
-    func picture(_ k: Int) -> FramePicture {
-      let t = times[k]
-      presentation.build(at: t, animated: animated)
+    // Frame k alone (what the picture's extent needs, nothing inspected), and its whole picture;
+    // the frame objects are rebuilt in place, so each is drawn before the next.
+    func frame(_ k: Int) -> FramePicture {
+      presentation.build(at: times[k], animated: animated)
       var picture = FramePicture(frame: presentation.frame, names: names)
       picture.points = o.points.isEmpty ? Array(workload[(k * queries)..<(k * queries + queries)]) : o.points
+      picture.caption = [caption]
+      return picture
+    }
+    func picture(_ k: Int) -> FramePicture {
+      var picture = frame(k)
       let inspection = kind.inspect(presentation, picture.points, animated: animated)
       picture.answers = inspection.answers
       picture.candidates = o.strategy == nil ? [] : inspection.candidates
-      picture.caption = [caption]
       if let modelBuilder {
-        modelBuilder.build(at: t, animated: false)
+        modelBuilder.build(at: times[k], animated: false)
         picture.modelFrame = modelBuilder.frame
         picture.modelAnswers = kind.answers(modelBuilder, picture.points, animated: false)
       }
@@ -116,7 +120,7 @@ enum RenderCommand {
     } else {
       // One view for every frame: the union of the frames' extents.
       var extent = Box.nothing
-      for k in times.indices { extent = extent.union(picture(k).extent()) }
+      for k in times.indices { extent = extent.union(frame(k).extent()) }
       let view = PictureView(
         extent: FramePicture.viewable(extent), size: 1000, legendLines: FramePicture.legendLines + 1)
       var sequence = PictureSequence(view: view)

@@ -10,7 +10,7 @@ extension StaggerGrid: IndexInspection {
     for g in 1..<Swift.max(groups.count, 1) where g < s.box.count {
       let b = s.box[g]
       guard !b.isEmpty else { continue }
-      boxes.append(InspectedBox(.motionBound, b, value: 1 + Int(groups.memberStart[g + 1] - groups.memberStart[g])))
+      boxes.append(InspectedBox(.motionBound, b, value: groups.layerCount(of: g)))
     }
     return boxes
   }

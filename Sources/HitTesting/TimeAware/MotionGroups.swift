@@ -57,6 +57,9 @@ final class MotionGroups {
   private(set) var count = 1
   /// The moving groups (g >= 1).
   var movingCount: Int { count - 1 }
+
+  /// The layers moving group g holds: its root and its members.
+  func layerCount(of g: Int) -> Int { 1 + Int(memberStart[g + 1] - memberStart[g]) }
   /// The scene's `changeVersion` the groups were built for.
   private(set) var version = -1
 

@@ -11,8 +11,7 @@ extension WindowedStrategy: IndexInspection {
     for g in 1..<Swift.max(groups.count, 1) where g < s.front.bound.count {
       let l = s.front.bound[g]
       if l.start.isEmpty && l.end.isEmpty { continue }
-      let layers = 1 + Int(groups.memberStart[g + 1] - groups.memberStart[g])
-      boxes.append(InspectedBox(.motionBound, l.at(s.fraction), value: layers))
+      boxes.append(InspectedBox(.motionBound, l.at(s.fraction), value: groups.layerCount(of: g)))
     }
     return boxes
   }
