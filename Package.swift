@@ -88,7 +88,9 @@ let package = Package(
     // Scene files: reading (with JSON paths in errors) and writing.
     .target(name: "SceneFormat", dependencies: ["LayerModel", "JSON", "FileIO"], swiftSettings: checked),
     // The presentation tree at time t, flattened: PresentationFrame and its builder.
-    .target(name: "Presentation", dependencies: ["LayerModel", "Allocations", "Columns"], swiftSettings: hotPath),
+    .target(
+      name: "Presentation", dependencies: ["LayerModel", "Allocations", "Columns"],
+      swiftSettings: hotPath + [.enableExperimentalFeature("Lifetimes")]),
     // The hit-test strategies and the generic loops that drive them.
     .target(
       name: "HitTesting", dependencies: ["LayerModel", "Presentation", "Columns", "Clocks", "Allocations"],

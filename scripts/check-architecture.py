@@ -26,8 +26,8 @@ for t in sorted(targets - documented):
 for m in sorted(documented - targets):
     problems.append(f"module table: {m} is not a target of Package.swift")
 
-# Columns: `@inlinable public var NAME: UnsafeBufferPointer<TYPE>` in the frame.
-columns = dict(re.findall(r"public var (\w+): UnsafeBufferPointer<(\w+)>", frame))
+# Columns: `@inlinable public var NAME: Span<TYPE>` in the frame.
+columns = dict(re.findall(r"public var (\w+): Span<(\w+)>", frame))
 table = doc[doc.index("| column | type | meaning |"):]
 table = table[: table.index("\n\n")]
 listed = {}

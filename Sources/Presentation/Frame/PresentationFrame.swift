@@ -105,26 +105,53 @@ public final class PresentationFrame {
   public internal(set) var columns: FrameColumns = .all
 
   /// The model layer of each row.
-  @inlinable public var layer: UnsafeBufferPointer<LayerID> { UnsafeBufferPointer(_layer) }
+  @inlinable public var layer: Span<LayerID> {
+    @_lifetime(borrow self) get { _span(_layer) }
+  }
   /// The parent row, -1 for the root.
-  @inlinable public var parent: UnsafeBufferPointer<Int32> { UnsafeBufferPointer(_parent) }
+  @inlinable public var parent: Span<Int32> {
+    @_lifetime(borrow self) get { _span(_parent) }
+  }
   /// One past the last row of the subtree (rows `r..<subtreeEnd[r]` are the subtree).
-  @inlinable public var subtreeEnd: UnsafeBufferPointer<Int32> { UnsafeBufferPointer(_subtreeEnd) }
+  @inlinable public var subtreeEnd: Span<Int32> {
+    @_lifetime(borrow self) get { _span(_subtreeEnd) }
+  }
   /// The nearest strict ancestor that clips or is projective (-1 when none): the chain a
   /// candidate's point must also satisfy. (`FrameColumns.world`)
-  @inlinable public var guardRow: UnsafeBufferPointer<Int32> { UnsafeBufferPointer(_guardRow) }
-  @inlinable public var flags: UnsafeBufferPointer<Flags> { UnsafeBufferPointer(_flags) }
+  @inlinable public var guardRow: Span<Int32> {
+    @_lifetime(borrow self) get { _span(_guardRow) }
+  }
+  @inlinable public var flags: Span<Flags> {
+    @_lifetime(borrow self) get { _span(_flags) }
+  }
   /// Local bounds, standardised (min/max in the layer's own space; a null rect is empty).
-  @inlinable public var bounds: UnsafeBufferPointer<Box> { UnsafeBufferPointer(_bounds) }
+  @inlinable public var bounds: Span<Box> {
+    @_lifetime(borrow self) get { _span(_bounds) }
+  }
   /// Parent space to the layer's space (the inverse of its own level map), for affine levels.
-  @inlinable public var fromParent: UnsafeBufferPointer<AffineMap> { UnsafeBufferPointer(_fromParent) }
+  @inlinable public var fromParent: Span<AffineMap> {
+    @_lifetime(borrow self) get { _span(_fromParent) }
+  }
   /// The layer's space to the world (the root's superlayer space), and back, for rows whose
   /// map to the world is affine. (`fromWorld`: `FrameColumns.world`)
-  @inlinable public var toWorld: UnsafeBufferPointer<AffineMap> { UnsafeBufferPointer(_toWorld) }
-  @inlinable public var fromWorld: UnsafeBufferPointer<AffineMap> { UnsafeBufferPointer(_fromWorld) }
+  @inlinable public var toWorld: Span<AffineMap> {
+    @_lifetime(borrow self) get { _span(_toWorld) }
+  }
+  @inlinable public var fromWorld: Span<AffineMap> {
+    @_lifetime(borrow self) get { _span(_fromWorld) }
+  }
   /// A world-space box holding every point at which the row can be a candidate, already
   /// clipped by its clipping ancestors; empty when the row cannot be hit. (`FrameColumns.world`)
-  @inlinable public var worldBox: UnsafeBufferPointer<Box> { UnsafeBufferPointer(_worldBox) }
+  @inlinable public var worldBox: Span<Box> {
+    @_lifetime(borrow self) get { _span(_worldBox) }
+  }
+
+  /// A column as a span that cannot outlive this frame's borrow: a strategy reads it inside a
+  /// query and cannot keep it past the call (the builder reuses the storage in place).
+  @inlinable @_lifetime(borrow self)
+  func _span<T>(_ column: UnsafeMutableBufferPointer<T>) -> Span<T> {
+    _overrideLifetime(Span(_unsafeElements: UnsafeBufferPointer(column)), borrowing: self)
+  }
 
   // The columns' storage, written by the builder (in this module only). The side tables hold
   // the homographies of projective levels (`projectiveFromParent`) and of rows whose world map

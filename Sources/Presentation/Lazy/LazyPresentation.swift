@@ -107,13 +107,14 @@ public final class LazyPresentation {
     leanGuard.reserve(Swift.max(n, 1), filling: -1)
     leanHittable.reserve(Swift.max(n, 1), filling: false)
     leanInverse.reserve(Swift.max(n, 1), filling: LinearInverse(.identity))
+    _checkInvariants()
   }
 
   /// Starts a frame at clock time `time` (the presentation tree, or with `animated: false` the
   /// model tree): forgets every evaluation. O(layers with their own timing).
   public func prepare(at time: Double, animated: Bool = true) {
     scene.synchronize()
-    if scene.changeVersion != _changeVersion { _attach() }
+    if scene.changeVersion != _changeVersion { _attach() } else { _checkInvariants() }
     self.animated = animated
     builder.frame.time = time
     builder._timeNodes(time, animated: animated)

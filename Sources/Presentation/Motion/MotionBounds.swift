@@ -122,6 +122,7 @@ public final class MotionBounds {
       piecewiseLinear[m] = flags.contains(.reachable) && !flags.contains(.worldProjective)
     }
     _version = scene.changeVersion
+    _checkInvariants()
   }
 
   /// Exact linear bounds over [t0, t1] for a layer whose motion is piecewise linear in time
@@ -280,6 +281,7 @@ public final class MotionBounds {
       _computeLayer(m, window)
       computed[m] = _windowStamp
     }
+    _checkInvariants()
     return unbounded
   }
 
