@@ -1,5 +1,6 @@
 import FileIO
 import LayerModel
+import Scenes
 
 /// The options several verbs share, declared once: each adds the option to a verb's parser,
 /// writing through the verb's key path, with the same name, help and value checks everywhere.
@@ -9,6 +10,23 @@ enum CommonOptions {
     p.option(
       "--seed", keyPath, valueName: "S", help: "seed for scenes and points (default \(value))",
       expected: "an unsigned integer", parse: ArgumentValues.uint64)
+  }
+
+  /// `NAME N`: an integer within `range`, its bounds stated in the error.
+  static func integer<O>(
+    _ p: inout ArgumentParser<O>, _ name: String, _ keyPath: WritableKeyPath<O, Int>, valueName: String,
+    help: String, in range: ClosedRange<Int>
+  ) {
+    p.option(
+      name, keyPath, valueName: valueName, help: help,
+      expected: "an integer from \(range.lowerBound) to \(range.upperBound)", parse: ArgumentValues.integer(in: range))
+  }
+
+  /// `--layers N`: a generated scene's layer count.
+  static func layers<O>(_ p: inout ArgumentParser<O>, _ keyPath: WritableKeyPath<O, Int>, default value: String) {
+    integer(
+      &p, "--layers", keyPath, valueName: "N", help: "layers in a generated scene, 10 to 1,000,000 (default \(value))",
+      in: SceneGenerator.layerRange)
   }
 
   /// `--semantics P`: one hit-test preset.

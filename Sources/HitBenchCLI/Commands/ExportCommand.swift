@@ -29,9 +29,7 @@ enum ExportCommand {
       "--queries", \.run.queries, valueName: "Q", help: "points to export (default 100)",
       expected: "an integer from 1 to 1000000"
     ) { s in ArgumentValues.integer(in: 1...1_000_000)(s).map { [$0] } }
-    p.option(
-      "--time", \.time, valueName: "T", help: "clock time of the frame (default 0)", expected: "a finite number",
-      parse: ArgumentValues.finite)
+    CommonOptions.time(&p, \.time)
     p.option("--out", optional: \.out, valueName: "DIR", help: "the directory to write", expected: "a directory") {
       $0.isEmpty ? nil : $0
     }

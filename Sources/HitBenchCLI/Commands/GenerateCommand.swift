@@ -22,15 +22,11 @@ enum GenerateCommand {
     var p = ArgumentParser<Options>(command: "generate", summary: summary)
     p.positionalNames = ["KIND"]
     p.requiredPositionals = 1
-    p.option(
-      "--layers", \.layers, valueName: "N", help: "layers, 10 to 1,000,000 (default 1000)",
-      expected: "an integer from 10 to 1000000", parse: ArgumentValues.integer(in: SceneGenerator.layerRange))
+    CommonOptions.layers(&p, \.layers, default: "1000")
     p.option(
       "--animated", \.animated, valueName: "F", help: "fraction of layers animated (default 1)",
       expected: "a number from 0 to 1", parse: ArgumentValues.number(in: 0...1))
-    p.option(
-      "--seed", \.seed, valueName: "S", help: "seed (default 1)", expected: "an unsigned integer",
-      parse: ArgumentValues.uint64)
+    CommonOptions.seed(&p, \.seed)
     p.option("-o", optional: \.output, valueName: "FILE", help: "the scene file to write", expected: "a file path") {
       $0.isEmpty ? nil : $0
     }

@@ -28,18 +28,12 @@ enum MismatchCommand {
       let ks = s.split(separator: ",").map { SceneKind(rawValue: String($0)) }
       return ks.contains(where: { $0 == nil }) || ks.isEmpty ? nil : ks.map { $0! }
     }
-    p.option(
-      "--layers", \.layers, valueName: "N", help: "layers (default 10,000)", expected: "an integer from 10 to 1000000",
-      parse: ArgumentValues.integer(in: SceneGenerator.layerRange))
-    p.option(
-      "--frames", \.frames, valueName: "F", help: "frames, 1/120 s apart (default 60)",
-      expected: "an integer from 1 to 100000", parse: ArgumentValues.integer(in: 1...100_000))
-    p.option(
-      "--queries", \.queries, valueName: "Q", help: "uniform points per frame (default 1000)",
-      expected: "an integer from 1 to 1000000", parse: ArgumentValues.integer(in: 1...1_000_000))
-    p.option(
-      "--seed", \.seed, valueName: "S", help: "seed (default 1)", expected: "an unsigned integer",
-      parse: ArgumentValues.uint64)
+    CommonOptions.layers(&p, \.layers, default: "10,000")
+    CommonOptions.integer(
+      &p, "--frames", \.frames, valueName: "F", help: "frames, 1/120 s apart (default 60)", in: 1...100_000)
+    CommonOptions.integer(
+      &p, "--queries", \.queries, valueName: "Q", help: "uniform points per frame (default 1000)", in: 1...1_000_000)
+    CommonOptions.seed(&p, \.seed)
     p.option(
       "--format", \.format, valueName: "FORMAT", help: "table (default) or csv", expected: "table or csv"
     ) { ["table", "csv"].contains($0) ? $0 : nil }

@@ -32,10 +32,7 @@ enum RunCommand {
       if let k = SceneKind(rawValue: s) { return .generated(k) }
       return s.hasSuffix(".json") ? .file(s) : nil
     }
-    p.option(
-      "--layers", \.config.layers, valueName: "N",
-      help: "layers in a generated scene, 10 to 1,000,000 (default 10,000)",
-      expected: "an integer from 10 to 1000000", parse: ArgumentValues.integer(in: SceneGenerator.layerRange))
+    CommonOptions.layers(&p, \.config.layers, default: "10,000")
     p.option(
       "--animated", \.config.animatedFraction, valueName: "F", help: "fraction of layers animated, 0 to 1 (default 1)",
       expected: "a number from 0 to 1", parse: ArgumentValues.number(in: 0...1))
@@ -56,22 +53,16 @@ enum RunCommand {
       help: "uniform (default), touch, hover, hotspot or miss",
       expected: "one of \(Workload.allCases.map(\.rawValue).joined(separator: ", "))"
     ) { Workload(rawValue: $0) }
-    p.option(
-      "--frames", \.config.frames, valueName: "F", help: "measured frames (default 60)",
-      expected: "an integer from 1 to 100000", parse: ArgumentValues.integer(in: 1...100_000))
-    p.option(
-      "--warmup", \.config.warmup, valueName: "W", help: "warm-up frames, not counted (default 10)",
-      expected: "an integer from 0 to 100000", parse: ArgumentValues.integer(in: 0...100_000))
+    CommonOptions.integer(
+      &p, "--frames", \.config.frames, valueName: "F", help: "measured frames (default 60)", in: 1...100_000)
+    CommonOptions.integer(
+      &p, "--warmup", \.config.warmup, valueName: "W", help: "warm-up frames, not counted (default 10)", in: 0...100_000
+    )
     p.option(
       "--fps", \.config.fps, valueName: "FPS", help: "frame rate: the clock advances 1/FPS a frame (default 120)",
       expected: "a number from 1 to 1000", parse: ArgumentValues.number(in: 1...1000))
-    p.option(
-      "--seed", \.config.seed, valueName: "S", help: "seed for scenes and points (default 1)",
-      expected: "an unsigned integer", parse: ArgumentValues.uint64)
-    p.option(
-      "--semantics", \.config.semantics, valueName: "P", help: "calayer (default), calayer-seed or uiview",
-      expected: "calayer, calayer-seed or uiview"
-    ) { HitTestSemantics(named: $0) }
+    CommonOptions.seed(&p, \.config.seed)
+    CommonOptions.semantics(&p, \.config.semantics)
     p.option(
       "--tree", \.config.modelTree, valueName: "TREE",
       help: "presentation (default) or model: which tree the strategies hit-test",

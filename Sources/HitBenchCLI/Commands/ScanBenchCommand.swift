@@ -20,12 +20,10 @@ enum ScanBenchCommand {
       "--scene", \.run.scene, valueName: "KIND", help: "scene kind (default app)",
       expected: "one of \(SceneKind.allCases.map(\.rawValue).joined(separator: ", "))"
     ) { SceneKind(rawValue: $0).map { .generated($0) } }
-    p.option(
-      "--layers", \.run.layers, valueName: "N", help: "layers (default 10,000)",
-      expected: "an integer from 10 to 1000000", parse: ArgumentValues.integer(in: SceneGenerator.layerRange))
-    p.option(
-      "--repeats", \.repeats, valueName: "R", help: "timed repetitions, the median is reported (default 30)",
-      expected: "an integer from 1 to 10000", parse: ArgumentValues.integer(in: 1...10_000))
+    CommonOptions.layers(&p, \.run.layers, default: "10,000")
+    CommonOptions.integer(
+      &p, "--repeats", \.repeats, valueName: "R", help: "timed repetitions, the median is reported (default 30)",
+      in: 1...10_000)
     return p
   }
 

@@ -34,12 +34,10 @@ enum VerifyCommand {
 
   static var parser: ArgumentParser<Options> {
     var p = ArgumentParser<Options>(command: "verify", summary: summary)
-    p.option(
-      "--scenes", \.scenes, valueName: "N", help: "scenes (default 200)",
-      expected: "an integer from 1 to 10000000", parse: ArgumentValues.integer(in: 1...10_000_000))
-    p.option(
-      "--points", \.points, valueName: "M", help: "points per scene, preset and tree (default 1000)",
-      expected: "an integer from 1 to 1000000", parse: ArgumentValues.integer(in: 1...1_000_000))
+    CommonOptions.integer(&p, "--scenes", \.scenes, valueName: "N", help: "scenes (default 200)", in: 1...10_000_000)
+    CommonOptions.integer(
+      &p, "--points", \.points, valueName: "M", help: "points per scene, preset and tree (default 1000)",
+      in: 1...1_000_000)
     CommonOptions.seed(&p, \.seed)
     p.option(
       "--strategy", \.strategies, valueName: "A,B|all",

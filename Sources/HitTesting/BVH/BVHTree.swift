@@ -71,6 +71,52 @@ public struct BVHTree {
     }
   }
 
+  /// A top-down build's first step: the tree emptied, the root over every prim pushed on
+  /// `work` (nothing when there are no prims).
+  mutating func _startBuild(_ work: inout [(node: Int32, start: Int32, end: Int32)]) {
+    nodes.removeAll(keepingCapacity: true)
+    work.removeAll(keepingCapacity: true)
+    let n = primRow.count
+    guard n > 0 else { return }
+    nodes.append(BVHNode(box: _emptyBox, first: 0, second: 0, count: 0, maxPriority: -1))
+    if work.capacity < n { work.reserveCapacity(n) }
+    work.append((0, 0, Int32(n)))
+  }
+
+  /// Splits `node`, over prims start..<end, at `mid`: two new children, pushed on `work`.
+  mutating func _split(
+    _ node: Int32, _ start: Int32, _ mid: Int32, _ end: Int32, _ work: inout [(node: Int32, start: Int32, end: Int32)]
+  ) {
+    let left = Int32(nodes.count)
+    nodes.append(BVHNode(box: _emptyBox, first: 0, second: 0, count: 0, maxPriority: -1))
+    nodes.append(BVHNode(box: _emptyBox, first: 0, second: 0, count: 0, maxPriority: -1))
+    nodes[Int(node)].first = left
+    nodes[Int(node)].second = left + 1
+    nodes[Int(node)].count = 0
+    work.append((left, start, mid))
+    work.append((left + 1, mid, end))
+  }
+
+  /// Every node's box from its prims, bottom-up (children always follow their parent). O(nodes).
+  mutating func _fitBoxes() {
+    nodes.withUnsafeMutableBufferPointer { ns in
+      primBox.withUnsafeBufferPointer { pb in
+        var i = ns.count - 1
+        while i >= 0 {
+          let nd = ns[i]
+          if nd.isLeaf {
+            var box = _emptyBox
+            for k in Int(nd.first)..<Int(nd.first + nd.count) { box = _union(box, pb[k]) }
+            ns[i].box = box
+          } else {
+            ns[i].box = _union(ns[Int(nd.first)].box, ns[Int(nd.second)].box)
+          }
+          i -= 1
+        }
+      }
+    }
+  }
+
   /// The SAH cost of the tree relative to its root: sum over nodes of area / root area times
   /// (1 for an interior node, prim count for a leaf).
   func sahCost() -> Float {

@@ -73,10 +73,7 @@ public struct LinearBuilder: BVHBuilder {
     swap(&tree.primRow, &rows)
     swap(&tree.primBox, &boxes)
 
-    tree.nodes.append(BVHNode(box: _emptyBox, first: 0, second: 0, count: 0, maxPriority: -1))
-    work.removeAll(keepingCapacity: true)
-    if work.capacity < n { work.reserveCapacity(n) }
-    work.append((0, 0, Int32(n)))
+    tree._startBuild(&work)
     while let (node, s32, e32) = work.popLast() {
       let start = Int(s32)
       let end = Int(e32)
@@ -102,31 +99,9 @@ public struct LinearBuilder: BVHBuilder {
         mid = lo
       }
       if mid <= start || mid >= end { mid = (start + end) / 2 }
-      let left = Int32(tree.nodes.count)
-      tree.nodes.append(BVHNode(box: _emptyBox, first: 0, second: 0, count: 0, maxPriority: -1))
-      tree.nodes.append(BVHNode(box: _emptyBox, first: 0, second: 0, count: 0, maxPriority: -1))
-      tree.nodes[Int(node)].first = left
-      tree.nodes[Int(node)].second = left + 1
-      work.append((left, s32, Int32(mid)))
-      work.append((left + 1, Int32(mid), e32))
+      tree._split(node, s32, Int32(mid), e32, &work)
     }
-    // Boxes bottom-up: children come after their parent.
-    tree.nodes.withUnsafeMutableBufferPointer { ns in
-      tree.primBox.withUnsafeBufferPointer { pb in
-        var i = ns.count - 1
-        while i >= 0 {
-          let nd = ns[i]
-          if nd.isLeaf {
-            var box = _emptyBox
-            for k in Int(nd.first)..<Int(nd.first + nd.count) { box = _union(box, pb[k]) }
-            ns[i].box = box
-          } else {
-            ns[i].box = _union(ns[Int(nd.first)].box, ns[Int(nd.second)].box)
-          }
-          i -= 1
-        }
-      }
-    }
+    tree._fitBoxes()
   }
 
   /// LSD radix sort of (codes, order) by code, 8 bits a pass, into reused buffers.

@@ -20,13 +20,7 @@ public struct SAHBuilder: BVHBuilder {
   public init() {}
 
   public mutating func build(_ tree: inout BVHTree) {
-    tree.nodes.removeAll(keepingCapacity: true)
-    let n = tree.primRow.count
-    guard n > 0 else { return }
-    tree.nodes.append(BVHNode(box: _emptyBox, first: 0, second: 0, count: 0, maxPriority: -1))
-    work.removeAll(keepingCapacity: true)
-    if work.capacity < n { work.reserveCapacity(n) }
-    work.append((0, 0, Int32(n)))
+    tree._startBuild(&work)
     while let (node, s32, e32) = work.popLast() {
       let start = Int(s32)
       let end = Int(e32)
@@ -126,14 +120,7 @@ public struct SAHBuilder: BVHBuilder {
         mid = start + count / 2
       }
       if mid <= start || mid >= end { mid = start + count / 2 }
-      let left = Int32(tree.nodes.count)
-      tree.nodes.append(BVHNode(box: _emptyBox, first: 0, second: 0, count: 0, maxPriority: -1))
-      tree.nodes.append(BVHNode(box: _emptyBox, first: 0, second: 0, count: 0, maxPriority: -1))
-      tree.nodes[Int(node)].first = left
-      tree.nodes[Int(node)].second = left + 1
-      tree.nodes[Int(node)].count = 0
-      work.append((left, Int32(start), Int32(mid)))
-      work.append((left + 1, Int32(mid), Int32(end)))
+      tree._split(node, Int32(start), Int32(mid), Int32(end), &work)
     }
   }
 }

@@ -34,11 +34,7 @@ public struct FlatTree: FrameStrategy {
   public mutating func update(with frame: PresentationFrame) {
     binding.bind(frame)
     let n = frame.count
-    if subtreeBox.count != n {
-      subtreeBox = [SIMD4<Float>](repeating: .zero, count: n)
-      lastChild = [Int32](repeating: -1, count: n)
-      prevSibling = [Int32](repeating: -1, count: n)
-    }
+    if subtreeBox.count != n { subtreeBox = [SIMD4<Float>](repeating: .zero, count: n) }
     _linkChildren(frame, &lastChild, &prevSibling)
     let empty = SIMD4<Float>(.infinity, .infinity, -.infinity, -.infinity)
     subtreeBox.withUnsafeMutableBufferPointer { boxes in

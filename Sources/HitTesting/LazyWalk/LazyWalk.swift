@@ -59,9 +59,7 @@ public struct LazyWalk: SceneStrategy {
   public func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
     guard let lp = lazy, lp.count > 0 else { return nil }
     let f = lp.frame
-    let skip =
-      PresentationFrame.Flags.hidden.rawValue | PresentationFrame.Flags.notInteractive.rawValue
-      | PresentationFrame.Flags.singular.rawValue | PresentationFrame.Flags.degenerate.rawValue
+    let skip = PresentationFrame.Flags.closesSubtree.rawValue
     return stack.withUnsafeMutablePointer { s in
       // Enters layer m with the point in its parent's space (tree-walk's `enter`).
       @inline(__always) func enter(_ m: Int, _ pp: Point, _ sp: inout Int) {

@@ -16,29 +16,15 @@ import Presentation
 ///
 /// Update: O(expired groups x depth). Query: O(cell list + candidates). Window length: as
 /// `window-grid`'s, from the re-bounding per frame against the candidates per frame.
-public struct StaggerGrid: SceneStrategy, CandidateCosting {
+public struct StaggerGrid: _TimeAwareShell {
   public static let name = "stagger-grid"
   public static let summary =
     "time-aware: per-group time windows re-bounded only when they expire, spread so every frame does the same small work"
   public static let family = StrategyFamily.timeAware
 
-  var state: _StaggerState?
+  public var state: _StaggerState?
 
   public init() {}
-
-  public mutating func attach(to scene: CompiledScene, semantics: HitTestSemantics, options: StrategyOptions) {
-    state = _StaggerState(MotionGroups(scene: scene, semantics: semantics), options)
-  }
-
-  public mutating func update(at time: Double, animated: Bool) {
-    guard let s = state else { preconditionFailure("stagger-grid: update before attach") }
-    s.update(at: time, animated: animated)
-  }
-
-  /// Updated, and the scene has not changed since (its groups would no longer describe it).
-  public var isCurrent: Bool { state?.isCurrent ?? false }
-  public var memoryFootprint: Int { state?.memoryFootprint ?? 0 }
-  public var counters: StrategyCounters { state?.counters ?? StrategyCounters() }
 
   public func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
     guard let s = state else { return nil }
@@ -58,10 +44,5 @@ public struct StaggerGrid: SceneStrategy, CandidateCosting {
     var counter = TallyCounter()
     s.answer(points, into: results, counter: &counter)
     return counter.count
-  }
-
-  public func costOfCandidates(_ points: UnsafeBufferPointer<Point>) -> (candidates: Int, nanoseconds: UInt64) {
-    guard let s = state, s.isCurrent else { return (0, 0) }
-    return s.costOfCandidates(points)
   }
 }

@@ -5,7 +5,7 @@ import Presentation
 
 /// stagger-grid's state: each group's window and box, the queue of groups by window end, the
 /// linked grid (a class: queries are non-mutating and count their work).
-final class _StaggerState {
+public final class _StaggerState: _TimeAwareState {
   let groups: MotionGroups
   let motion: MotionBounds
   /// Per group: its window and box.
@@ -21,11 +21,15 @@ final class _StaggerState {
   var updated = false
   var animated = true
   var version = -1
-  var counters = StrategyCounters()
+  public internal(set) var counters = StrategyCounters()
   /// Re-bounding time since the last adaptation of the length (every `adaptFrames` frames).
   var spent: UInt64 = 0
   static let adaptFrames = 16
   var proposals = ColumnBuffer<Int32>()
+
+  public convenience init(scene: CompiledScene, semantics: HitTestSemantics, options: StrategyOptions) {
+    self.init(MotionGroups(scene: scene, semantics: semantics), options)
+  }
 
   init(_ groups: MotionGroups, _ options: StrategyOptions) {
     self.groups = groups
@@ -33,9 +37,9 @@ final class _StaggerState {
     length = WindowLength(pinned: options.windowSeconds, buildsInBackground: false)
   }
 
-  var isCurrent: Bool { updated && groups.scene.changeVersion == version }
+  public var isCurrent: Bool { updated && groups.scene.changeVersion == version }
 
-  var memoryFootprint: Int {
+  public var memoryFootprint: Int {
     groups.memoryFootprint + grid.memoryFootprint + start.memoryFootprint + end.memoryFootprint
       + box.memoryFootprint + queue.memoryFootprint + proposals.memoryFootprint
   }
@@ -48,7 +52,7 @@ final class _StaggerState {
     return motion.box(r).union(motion.region(of: r, local: groups.hull[g]))
   }
 
-  func update(at t: Double, animated: Bool) {
+  public func update(at t: Double, animated: Bool) {
     counters = StrategyCounters()
     let changed = groups.refresh()
     groups.lazy.prepare(at: t, animated: animated)
@@ -153,7 +157,7 @@ final class _StaggerState {
   }
 
   /// See `CandidateCosting`.
-  func costOfCandidates(_ points: UnsafeBufferPointer<Point>) -> (candidates: Int, nanoseconds: UInt64) {
+  public func costOfCandidates(_ points: UnsafeBufferPointer<Point>) -> (candidates: Int, nanoseconds: UInt64) {
     let lazy = groups.lazy
     let results = UnsafeMutableBufferPointer<LayerID?>.allocate(capacity: Swift.max(points.count, 1))
     defer { results.deallocate() }

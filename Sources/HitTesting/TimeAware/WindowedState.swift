@@ -4,7 +4,7 @@ import LayerModel
 import Presentation
 
 /// A windowed strategy's state (a class: queries are non-mutating and count their work).
-@usableFromInline final class _WindowedState<Index: MotionIndex> {
+public final class _WindowedState<Index: MotionIndex>: _TimeAwareState {
   let groups: MotionGroups
   let builder: WindowBuilder<Index>
   /// The window queries read, and the one the builder fills (posted for `backStart`).
@@ -20,9 +20,13 @@ import Presentation
   var initialized = false
   var updated = false
   var version = -1
-  var counters = StrategyCounters()
+  public internal(set) var counters = StrategyCounters()
   /// A query's index candidates (room for every group).
   var proposals = ColumnBuffer<Int32>()
+
+  public convenience init(scene: CompiledScene, semantics: HitTestSemantics, options: StrategyOptions) {
+    self.init(MotionGroups(scene: scene, semantics: semantics), options)
+  }
 
   init(_ groups: MotionGroups, _ options: StrategyOptions) {
     self.groups = groups
@@ -32,17 +36,17 @@ import Presentation
 
   deinit { builder.wait() }
 
-  @usableFromInline var isCurrent: Bool { updated && groups.scene.changeVersion == version }
+  public var isCurrent: Bool { updated && groups.scene.changeVersion == version }
 
   /// The front window's index (a value sharing its storage; the front slot is not rebuilt
   /// while a batch runs).
   @usableFromInline var _frontIndex: Index { front.index }
 
-  var memoryFootprint: Int {
+  public var memoryFootprint: Int {
     groups.memoryFootprint + front.memoryFootprint + back.memoryFootprint + proposals.memoryFootprint
   }
 
-  func update(at t: Double, animated: Bool) {
+  public func update(at t: Double, animated: Bool) {
     counters = StrategyCounters()
     var restart = !initialized || animated != self.animated
     if groups.scene.hasPendingChanges {
@@ -123,7 +127,7 @@ import Presentation
   }
 
   /// See `CandidateCosting`.
-  func costOfCandidates(_ points: UnsafeBufferPointer<Point>) -> (candidates: Int, nanoseconds: UInt64) {
+  public func costOfCandidates(_ points: UnsafeBufferPointer<Point>) -> (candidates: Int, nanoseconds: UInt64) {
     let lazy = groups.lazy
     let time = lazy.frame.time
     let results = UnsafeMutableBufferPointer<LayerID?>.allocate(capacity: Swift.max(points.count, 1))

@@ -14,28 +14,14 @@ import Presentation
 /// Update: O(1) inside a window; a swap and a posted build when one ends (the first window, a
 /// time jump or a scene change builds on the calling thread). Query: the index's candidates
 /// plus the groups' members, each candidate evaluated lazily once a frame.
-public struct WindowedStrategy<Index: MotionIndex>: SceneStrategy, CandidateCosting {
+public struct WindowedStrategy<Index: MotionIndex>: _TimeAwareShell {
   public static var name: String { Index.name }
   public static var summary: String { Index.summary }
   public static var family: StrategyFamily { Index.family }
 
-  @usableFromInline var state: _WindowedState<Index>?
+  public var state: _WindowedState<Index>?
 
   public init() {}
-
-  public mutating func attach(to scene: CompiledScene, semantics: HitTestSemantics, options: StrategyOptions) {
-    state = _WindowedState(MotionGroups(scene: scene, semantics: semantics), options)
-  }
-
-  public mutating func update(at time: Double, animated: Bool) {
-    guard let s = state else { preconditionFailure("\(Self.name): update before attach") }
-    s.update(at: time, animated: animated)
-  }
-
-  /// Updated, and the scene has not changed since (its groups would no longer describe it).
-  public var isCurrent: Bool { state?.isCurrent ?? false }
-  public var memoryFootprint: Int { state?.memoryFootprint ?? 0 }
-  public var counters: StrategyCounters { state?.counters ?? StrategyCounters() }
 
   public func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
     guard let s = state else { return nil }
@@ -83,10 +69,5 @@ public struct WindowedStrategy<Index: MotionIndex>: SceneStrategy, CandidateCost
     }
     s._endBatch(search)
     return tested
-  }
-
-  public func costOfCandidates(_ points: UnsafeBufferPointer<Point>) -> (candidates: Int, nanoseconds: UInt64) {
-    guard let s = state, s.isCurrent else { return (0, 0) }
-    return s.costOfCandidates(points)
   }
 }

@@ -37,10 +37,6 @@ public struct TreeWalk: FrameStrategy {
   public mutating func update(with frame: PresentationFrame) {
     binding.bind(frame)
     let n = frame.count
-    if lastChild.count != n {
-      lastChild = [Int32](repeating: -1, count: n)
-      prevSibling = [Int32](repeating: -1, count: n)
-    }
     _linkChildren(frame, &lastChild, &prevSibling)
     stack.reserve(n + 1)
     _checkInvariants()
@@ -55,9 +51,7 @@ public struct TreeWalk: FrameStrategy {
     _checkCurrent(binding)
     let f = binding.frame
     guard f.count > 0 else { return nil }
-    let skip =
-      PresentationFrame.Flags.hidden.rawValue | PresentationFrame.Flags.notInteractive.rawValue
-      | PresentationFrame.Flags.singular.rawValue | PresentationFrame.Flags.degenerate.rawValue
+    let skip = PresentationFrame.Flags.closesSubtree.rawValue
     return stack.withUnsafeMutablePointer { s in
       // Enters row r with the point in its parent's space; false when the subtree is out.
       @inline(__always) func enter(_ r: Int, _ pp: Point, _ sp: inout Int) {
@@ -88,10 +82,15 @@ public struct TreeWalk: FrameStrategy {
   }
 }
 
-/// Fills the top-most-child and next-sibling-below links of a frame's rows: children come in
-/// ascending priority, so the last one seen is the top-most. O(n).
+/// Fills the top-most-child and next-sibling-below links of a frame's rows (sized to the frame
+/// first, allocating only when the row count changes): children come in ascending priority, so
+/// the last one seen is the top-most. O(n).
 func _linkChildren(_ f: PresentationFrame, _ lastChild: inout [Int32], _ prevSibling: inout [Int32]) {
   let n = f.count
+  if lastChild.count != n {
+    lastChild = [Int32](repeating: -1, count: n)
+    prevSibling = [Int32](repeating: -1, count: n)
+  }
   lastChild.withUnsafeMutableBufferPointer { last in
     prevSibling.withUnsafeMutableBufferPointer { prev in
       for r in 0..<n { last[r] = -1 }

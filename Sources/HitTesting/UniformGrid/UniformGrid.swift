@@ -56,29 +56,17 @@ public struct UniformGrid: FrameStrategy {
       spill.reserveCapacity(n)
       span = [SIMD4<Int32>](repeating: .zero, count: n)
     }
-    var x0 = Double.infinity
-    var y0 = Double.infinity
-    var x1 = -Double.infinity
-    var y1 = -Double.infinity
+    var extent = Box.nothing
     var r = n - 1
     while r >= 0 {
       defer { r -= 1 }
-      guard frame.flags[r].contains(.hittable), frame.worldBox[r].minX <= frame.worldBox[r].maxX,
-        frame.worldBox[r].minY <= frame.worldBox[r].maxY
-      else { continue }
-      let bx0 = frame.worldBox[r].minX
-      let by0 = frame.worldBox[r].minY
-      let bx1 = frame.worldBox[r].maxX
-      let by1 = frame.worldBox[r].maxY
-      if !(bx0.isFinite && by0.isFinite && bx1.isFinite && by1.isFinite) {
+      guard let b = frame.candidateBox(r) else { continue }
+      guard b.isFiniteAndNonEmpty else {
         overflow.append(Int32(r))
         continue
       }
       candidates.append(Int32(r))
-      x0 = Swift.min(x0, bx0)
-      y0 = Swift.min(y0, by0)
-      x1 = Swift.max(x1, bx1)
-      y1 = Swift.max(y1, by1)
+      extent = extent.union(b)
     }
     let count = candidates.count
     guard count > 0 else {
@@ -90,16 +78,15 @@ public struct UniformGrid: FrameStrategy {
     }
     // Cell side: about one cell per row, square cells, but never under the median box extent
     // (so a typical row covers at most 4 cells); a degenerate extent gets one cell.
-    let w = Swift.max(x1 - x0, 0)
-    let h = Swift.max(y1 - y0, 0)
+    let w = Swift.max(extent.maxX - extent.minX, 0)
+    let h = Swift.max(extent.maxY - extent.minY, 0)
     var side = Swift.max((Swift.max(w * h, 0) / Double(count)).squareRoot(), _medianExtent(frame))
     if !(side > 0) || !side.isFinite { side = Swift.max(w, h, 1) }
     side = Swift.max(side, Swift.max(w, h) / Double(Self.maxCellsPerSide))
-    geometry = GridGeometry(
-      extent: Box(minX: x0, minY: y0, maxX: x1, maxY: y1), side: side, limit: Self.maxCellsPerSide)
+    geometry = GridGeometry(extent: extent, side: side, limit: Self.maxCellsPerSide)
     hasCells = true
-    limitX = x1
-    limitY = y1
+    limitX = extent.maxX
+    limitY = extent.maxY
     let cells = geometry.cellCount
     // Buffers only grow (with headroom), so a moving scene stops allocating once warmed up.
     // The side is at least sqrt(area / rows), so cells <= rows + 2 * maxCellsPerSide + 1 (from

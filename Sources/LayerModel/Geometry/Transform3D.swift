@@ -156,8 +156,14 @@ public struct Transform3D: Hashable, Sendable {
       m41: p.m41 * a + q.m41 * b, m42: p.m42 * a + q.m42 * b, m43: p.m43 * a + q.m43 * b, m44: p.m44 * a + q.m44 * b)
   }
 
-  /// The determinant, by cofactor expansion.
-  public var determinant: Double {
+  /// The 2x2 minors of the top two rows (`top`) and of the bottom two (`bottom`), from which
+  /// the determinant and the inverse follow (Laplace expansion by complementary minors).
+  var _minors:
+    (
+      top: (Double, Double, Double, Double, Double, Double), bottom: (Double, Double, Double, Double, Double, Double),
+      determinant: Double
+    )
+  {
     let s0 = m11 * m22 - m21 * m12
     let s1 = m11 * m23 - m21 * m13
     let s2 = m11 * m24 - m21 * m14
@@ -170,25 +176,22 @@ public struct Transform3D: Hashable, Sendable {
     let c2 = m31 * m44 - m41 * m34
     let c1 = m31 * m43 - m41 * m33
     let c0 = m31 * m42 - m41 * m32
-    return s0 * c5 - s1 * c4 + s2 * c3 + s3 * c2 - s4 * c1 + s5 * c0
+    return (
+      (s0, s1, s2, s3, s4, s5), (c0, c1, c2, c3, c4, c5),
+      s0 * c5 - s1 * c4 + s2 * c3 + s3 * c2 - s4 * c1 + s5 * c0
+    )
   }
+
+  /// The determinant, by cofactor expansion.
+  public var determinant: Double { _minors.determinant }
 
   /// CATransform3DInvert, except that a singular or non-finite matrix answers nil
   /// (Core Animation returns the matrix unchanged; nil keeps that mistake out of hit testing).
   public var inverted: Transform3D? {
-    let s0 = m11 * m22 - m21 * m12
-    let s1 = m11 * m23 - m21 * m13
-    let s2 = m11 * m24 - m21 * m14
-    let s3 = m12 * m23 - m22 * m13
-    let s4 = m12 * m24 - m22 * m14
-    let s5 = m13 * m24 - m23 * m14
-    let c5 = m33 * m44 - m43 * m34
-    let c4 = m32 * m44 - m42 * m34
-    let c3 = m32 * m43 - m42 * m33
-    let c2 = m31 * m44 - m41 * m34
-    let c1 = m31 * m43 - m41 * m33
-    let c0 = m31 * m42 - m41 * m32
-    let det = s0 * c5 - s1 * c4 + s2 * c3 + s3 * c2 - s4 * c1 + s5 * c0
+    let minors = _minors
+    let (s0, s1, s2, s3, s4, s5) = minors.top
+    let (c0, c1, c2, c3, c4, c5) = minors.bottom
+    let det = minors.determinant
     guard det != 0, det.isFinite else { return nil }
     let k = 1 / det
     let r = Transform3D(

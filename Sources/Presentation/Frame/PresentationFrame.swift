@@ -87,6 +87,9 @@ public final class PresentationFrame {
     public static let degenerate = Flags(rawValue: 128)
     /// The map between the layer and the world is projective: it lives in the side tables.
     public static let worldProjective = Flags(rawValue: 256)
+    /// What stops a walk from entering a layer (its subtree is skipped): hidden, not
+    /// interactive, a singular or degenerate map.
+    public static let closesSubtree: Flags = [.hidden, .notInteractive, .singular, .degenerate]
   }
 
   /// The semantics the rows were ordered and flagged for.
@@ -253,6 +256,14 @@ public final class PresentationFrame {
   /// The row of a layer, by linear search (tests and tools only).
   public func row(of id: LayerID) -> Int? {
     (0..<count).first { layer[$0] == id }
+  }
+
+  /// Row r's world box when the row can be a candidate at all (hittable, box not empty), else
+  /// nil: what a spatial index files the row under.
+  @inlinable public func candidateBox(_ r: Int) -> Box? {
+    guard flags[r].contains(.hittable) else { return nil }
+    let b = worldBox[r]
+    return b.isEmpty ? nil : b
   }
 
   // MARK: Maps as homographies (tools, tests and the verifier; not for hot paths)

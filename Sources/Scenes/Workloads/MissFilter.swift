@@ -18,30 +18,20 @@ public struct MissFilter {
 
   public init(frame: PresentationFrame) {
     self.frame = frame
-    var x0 = Double.infinity
-    var y0 = Double.infinity
-    var x1 = -Double.infinity
-    var y1 = -Double.infinity
+    var extent = Box.nothing
     var rows: [Int32] = []
     var big: [Int32] = []
-    for r in 1..<Swift.max(frame.count, 1) where frame.flags[r].contains(.hittable) {
-      let a = frame.worldBox[r].minX
-      let b = frame.worldBox[r].minY
-      let c = frame.worldBox[r].maxX
-      let d = frame.worldBox[r].maxY
-      guard a <= c && b <= d else { continue }
-      if !(a.isFinite && b.isFinite && c.isFinite && d.isFinite) {
+    for r in 1..<Swift.max(frame.count, 1) {
+      guard let b = frame.candidateBox(r) else { continue }
+      if b.isFiniteAndNonEmpty {
+        rows.append(Int32(r))
+        extent = extent.union(b)
+      } else {
         big.append(Int32(r))
-        continue
       }
-      rows.append(Int32(r))
-      x0 = Swift.min(x0, a)
-      y0 = Swift.min(y0, b)
-      x1 = Swift.max(x1, c)
-      y1 = Swift.max(y1, d)
     }
     let n = Self.side
-    let extent = rows.isEmpty ? Box(minX: 0, minY: 0, maxX: 1, maxY: 1) : Box(minX: x0, minY: y0, maxX: x1, maxY: y1)
+    if rows.isEmpty { extent = Box(minX: 0, minY: 0, maxX: 1, maxY: 1) }
     geometry = GridGeometry(
       extent: extent, side: Swift.max((extent.maxX - extent.minX) / Double(n), 1e-9),
       sideY: Swift.max((extent.maxY - extent.minY) / Double(n), 1e-9), limit: n)
