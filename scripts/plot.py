@@ -294,6 +294,37 @@ def main():
         fig.savefig(os.path.join(plots, "windows.png"), dpi=110)
         plt.close(fig)
 
+    # Memory per layer by part, 1k to 1M particles (scripts/memory.sh: a process per run).
+    mp = os.path.join(d, "memory.csv")
+    if os.path.exists(mp):
+        rows = list(csv.DictReader(open(mp)))
+        fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
+        parts = [("modelBytes", "model"), ("compiledSceneBytes", "compiled scene"), ("frameBytes", "frame + builder")]
+        first = [r for r in rows if r["strategy"] == rows[0]["strategy"]]
+        xs = [float(r["layers"]) for r in first]
+        for key, label in parts:
+            axes[0].plot(xs, [float(r[key]) / float(r["layers"]) for r in first], marker="o", label=label)
+        axes[0].set_title("the scene's parts (every strategy pays them)")
+        for s in sorted({r["strategy"] for r in rows}):
+            rs = [r for r in rows if r["strategy"] == s]
+            axes[1].plot([float(r["layers"]) for r in rs],
+                         [float(r["strategyBytes"]) / float(r["layers"]) for r in rs],
+                         marker=MARKERS.get(s, "o"), color=COLORS.get(s), label=f"{s}: state")
+            axes[1].plot([float(r["layers"]) for r in rs],
+                         [float(r["maxRSSKiB"]) * 1024 / float(r["layers"]) for r in rs],
+                         linestyle=":", color=COLORS.get(s), label=f"{s}: peak RSS")
+        axes[1].set_title("each strategy's state (solid) and the process peak (dotted)")
+        for ax in axes:
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_xlabel("layers (particles)")
+            ax.set_ylabel("bytes per layer")
+            ax.grid(True, which="both", alpha=0.3)
+            ax.legend(fontsize=7)
+        fig.tight_layout()
+        fig.savefig(os.path.join(plots, "memory.png"), dpi=110)
+        plt.close(fig)
+
 
 if __name__ == "__main__":
     main()

@@ -313,6 +313,39 @@ def main():
                      fmt(r["indexBytes"] / r["layers"]), fmt(r["peakResidentBytes"] / r["layers"])])
     v["million"] = table(["scene", "strategy", "family", "frame ms", "build ms", "update ms", "100 queries ms",
                           "index bytes/layer", "peak RSS bytes/layer (process)"], rows)
+    # Memory by part (scripts/memory.sh): a missing file fails the render.
+    mp = os.path.join(d, "memory.csv")
+    gp = os.path.join(d, "memory-generate.csv")
+    for p in (mp, gp):
+        if not os.path.exists(p):
+            sys.stderr.write(f"render_results: missing {p} (scripts/memory.sh measures it)\n")
+            sys.exit(1)
+    mem = list(csv.DictReader(open(mp)))
+    meta_path = os.path.join(d, "memory-meta.txt")
+    v["memory_measured"] = open(meta_path).read().strip() if os.path.exists(meta_path) else "commit not recorded"
+    per = lambda r, k: float(r[k]) / float(r["layers"])
+    top = max(float(r["layers"]) for r in mem)
+    rows = []
+    for r in [r for r in mem if float(r["layers"]) == top]:
+        parts = [per(r, k) for k in ("modelBytes", "compiledSceneBytes", "frameBytes", "strategyBytes")]
+        rows.append([r["strategy"], r["family"]] + [fmt(p, 0) for p in parts] +
+                    [fmt(sum(parts), 0), fmt(float(r["maxRSSKiB"]) * 1024 / float(r["layers"]), 0)])
+    v["memory_table"] = table(["strategy", "family", "model", "compiled scene", "frame + builder", "strategy state",
+                               "sum of parts", "peak RSS"], rows)
+    v["memory_layers"] = f"{int(top):,}"
+    sizes = sorted({float(r["layers"]) for r in mem})
+    first = mem[0]["strategy"]
+    grow = []
+    for k, label in (("modelBytes", "model"), ("compiledSceneBytes", "compiled scene"), ("frameBytes", "frame + builder")):
+        vals = [per(r, k) for n in sizes for r in mem if float(r["layers"]) == n and r["strategy"] == first]
+        grow.append([label] + [fmt(x, 0) for x in vals])
+    for s in sorted({r["strategy"] for r in mem}):
+        vals = [per(r, "strategyBytes") for n in sizes for r in mem if float(r["layers"]) == n and r["strategy"] == s]
+        grow.append([f"{s} state"] + [fmt(x, 0) for x in vals])
+    v["memory_growth"] = table(["bytes per layer"] + [f"{int(n):,}" for n in sizes], grow)
+    gen = list(csv.DictReader(open(gp)))
+    v["memory_generate"] = ", ".join(f"{int(g['layers']):,} layers {float(g['maxRSSKiB']) * 1024 / float(g['layers']):,.0f}"
+                                     for g in gen)
     sp = os.path.join(d, "suite-seconds.csv")
     v["suite_seconds"] = table(["suite", "seconds (with --verify)"], [[r["suite"], r["seconds"]] for r in csv.DictReader(open(sp))]) if os.path.exists(sp) else ""
     sp = os.path.join(d, "scanbench.csv")

@@ -4,7 +4,8 @@
 # in scripts/requirements.txt, installed into .venv by this script) and renders RESULTS.md
 # from scripts/RESULTS.template.md. When the peer libraries are installed (scripts/peers.sh)
 # every suite runs through hitbench-peers, so the peers appear beside the project's strategies;
-# otherwise RESULTS.md says they were not measured. About 30 minutes on a 2-core machine.
+# otherwise RESULTS.md says they were not measured; then the memory breakdown (scripts/memory.sh).
+# About 40 minutes on a 2-core machine.
 #   scripts/results.sh            measure, plot, render
 #   scripts/results.sh --render   plot and render from the data already in data/results/
 #   scripts/results.sh --asan     the pipeline on the default and crossover suites with a binary
@@ -49,6 +50,10 @@ if [ "$mode" != "--render" ]; then
   rm -f "$out/suite-seconds.csv.tmp"
   echo "results: mismatch" >&2
   "$bin" mismatch --format csv > "$out/mismatch.csv"
+  if [ "$mode" != "--asan" ]; then
+    echo "results: memory" >&2
+    bash scripts/memory.sh "$out"
+  fi
   echo "results: scanbench" >&2
   {
     "$bin" scanbench --scene app --layers 10000

@@ -46,6 +46,8 @@ public struct FrameLoop {
   public struct Outcome: Sendable {
     /// The strategy's index bytes after the last frame.
     public var indexBytes: Int
+    /// What the strategy holds after its frames (live heap growth since before it was made).
+    public var strategyBytes = 0
     /// Boxes or nodes tested per query on the last frame (an untimed counting pass).
     public var testedPerQuery: Double
     /// One candidate's evaluation and exact test, for strategies that evaluate lazily (an

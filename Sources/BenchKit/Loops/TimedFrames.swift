@@ -1,3 +1,4 @@
+import Allocations
 import Clocks
 import HitTesting
 import LayerModel
@@ -13,10 +14,11 @@ public enum TimedFrames {
   public static func frames<S: FrameStrategy>(_ type: S.Type, _ loop: FrameLoop, _ hooks: any FrameLoopHooks)
     -> FrameLoop.Outcome
   {
+    let heldBefore = AllocationCounter.liveBytes()
     var strategy = S()
     let builder = loop.builder
     let animated = loop.animated
-    return _frames(&strategy, loop, hooks) { s, time, timing in
+    return _frames(&strategy, loop, hooks, heldBefore: heldBefore) { s, time, timing in
       let t0 = Clocks.monotonicNanoseconds()
       let frame = builder.build(at: time, animated: animated, columns: S.columns)
       let t1 = Clocks.monotonicNanoseconds()
@@ -37,10 +39,11 @@ public enum TimedFrames {
   public static func frames<S: SceneStrategy>(_ type: S.Type, _ loop: FrameLoop, _ hooks: any FrameLoopHooks)
     -> FrameLoop.Outcome
   {
+    let heldBefore = AllocationCounter.liveBytes()
     var strategy = S()
     strategy.attach(to: loop.builder.scene, semantics: loop.builder.semantics, options: loop.options)
     let animated = loop.animated
-    return _frames(&strategy, loop, hooks) { s, time, timing in
+    return _frames(&strategy, loop, hooks, heldBefore: heldBefore) { s, time, timing in
       let t0 = Clocks.monotonicNanoseconds()
       s.update(at: time, animated: animated)
       timing.updateNs = Clocks.monotonicNanoseconds() &- t0
@@ -52,9 +55,10 @@ public enum TimedFrames {
   @inlinable @inline(__always) static func _growth(_ a: UInt64, _ b: UInt64) -> UInt64 { b > a ? b &- a : 0 }
 
   /// The frames: hooks, then `prepare` (the timed build and update), the timed queries, hooks.
+  /// `heldBefore`: the live heap before the strategy was made, for what it holds after them.
   @inlinable @inline(__always)
   static func _frames<S: HitTestStrategy>(
-    _ strategy: inout S, _ loop: FrameLoop, _ hooks: any FrameLoopHooks,
+    _ strategy: inout S, _ loop: FrameLoop, _ hooks: any FrameLoopHooks, heldBefore: Int,
     prepare: (inout S, Double, inout FrameTiming) -> Void
   ) -> FrameLoop.Outcome {
     let q = loop.queries
@@ -114,6 +118,9 @@ public enum TimedFrames {
         }
       }
     }
-    return FrameLoop.Outcome(indexBytes: strategy.memoryFootprint, testedPerQuery: tested, nsPerCandidate: perCandidate)
+    var outcome = FrameLoop.Outcome(
+      indexBytes: strategy.memoryFootprint, testedPerQuery: tested, nsPerCandidate: perCandidate)
+    outcome.strategyBytes = Swift.max(AllocationCounter.liveBytes() - heldBefore, 0)
+    return outcome
   }
 }

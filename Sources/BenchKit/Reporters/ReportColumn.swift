@@ -53,7 +53,7 @@ public struct ReportColumn: Sendable, Hashable {
     .mean,
     .p99, .max, .median, .p90, .min, .stddev, .build, .update, .queriesTime, .hitTest, .cpu, .overBudget,
     .allocations, .bytes, .nsPerQuery, .nsPerCandidate, .candidates, .tested, .rows, .reindexed, .windowMs, .windows,
-    .indexKiB, .queryFloor, .updateFloor, .speedup, .note,
+    .indexKiB, .memory, .peak, .queryFloor, .updateFloor, .speedup, .note,
   ]
 
   static let strategy = ReportColumn("strategy", "strategy", "the strategy's CLI name", text: true) { m, _ in
@@ -153,6 +153,17 @@ public struct ReportColumn: Sendable, Hashable {
   }
   static let indexKiB = ReportColumn("index-kib", "KiB", "the strategy's memory footprint") { m, _ in
     _fixed(Double(m.indexBytes) / 1024, 0)
+  }
+  static let memory = ReportColumn(
+    "memory", "B/layer m+s+f+x", "live heap per layer: model + compiled scene + frame + strategy (jemalloc)"
+  ) { m, _ in
+    let n = Double(Swift.max(m.layers, 1))
+    let b = m.memory
+    return [b.modelBytes, b.compiledSceneBytes, b.frameBytes, b.strategyBytes].map { _fixed(Double($0) / n, 0) }
+      .joined(separator: "+")
+  }
+  static let peak = ReportColumn("peak", "peak B/layer", "the process's peak resident memory per layer") { m, _ in
+    _fixed(Double(m.peakResidentBytes) / Double(Swift.max(m.layers, 1)), 0)
   }
   static let queryFloor = ReportColumn("query-floor", "q-floor x", "ns per query / the query floor") { m, _ in
     _fixed(m.queryFloorRatio, 1)

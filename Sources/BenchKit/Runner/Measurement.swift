@@ -60,7 +60,10 @@ public struct Measurement: Sendable {
   public var allocationsPerFrame: Double
   public var bytesAllocatedPerFrame: Double
   public var peakResidentBytes: Int
+  /// The strategy's index by its own count of the structures it holds (`memoryFootprint`).
   public var indexBytes: Int
+  /// Where the memory of the run is, in live heap bytes (jemalloc), 0 when not measured.
+  public var memory = MemoryBreakdown()
   public var testedPerQuery: Double
   /// Answers checked against tree-walk (0 when not verifying), those that differed only within
   /// rounding, and disagreements.

@@ -64,11 +64,25 @@ public enum Runner {
     return out
   }
 
-  /// Runs one configuration over every strategy and query count.
-  public static func run(_ c: RunConfiguration, model: Layer, progress: ((String) -> Void)? = nil) -> [Measurement] {
-    let scene = CompiledScene(root: model)
+  /// The model tree of a configuration's scene and the live heap it holds (`MemoryBreakdown`).
+  public static func measuredScene(_ c: RunConfiguration) throws(Failure) -> (model: Layer, bytes: Int) {
+    let (model, bytes) = try AllocationCounter.retained { () throws(Failure) in try scene(c) }
+    return (model, bytes)
+  }
+
+  /// Runs one configuration over every strategy and query count. `modelBytes`: what the model
+  /// holds (`measuredScene`), for the results' memory breakdown.
+  public static func run(
+    _ c: RunConfiguration, model: Layer, modelBytes: Int = 0, progress: ((String) -> Void)? = nil
+  ) -> [Measurement] {
+    let (scene, sceneBytes) = AllocationCounter.retained { CompiledScene(root: model) }
     scene._faults = c.faults
-    let builder = PresentationFrameBuilder(scene: scene, semantics: c.semantics, threads: c.threads)
+    // The builder and its frame, grown to the whole scene by one build of every column.
+    let (builder, frameBytes) = AllocationCounter.retained {
+      let b = PresentationFrameBuilder(scene: scene, semantics: c.semantics, threads: c.threads)
+      _ = b.build(at: 0, animated: !c.modelTree)
+      return b
+    }
     // --verify's reference is built by a builder of its own, untimed and single-threaded, so a
     // fault in the measured builder's incremental or threaded passes cannot hide itself.
     let reference = c.verify ? PresentationFrameBuilder(root: model, semantics: c.semantics) : nil
@@ -86,9 +100,12 @@ public enum Runner {
         let recorder = _Recorder(frames: ts.count, warmup: c.warmup, reference: reference, animated: loop.animated)
         // The frames' allocations are counted: invariant checks (debug builds) are suspended.
         let outcome = InternalChecks.$suspended.withValue(true) { loop.run(kind, hooks: recorder) }
-        out.append(
-          recorder.measurement(
-            c, kind: kind, queries: q, layers: builder.layers.count, outcome: outcome, floors: floors))
+        var m = recorder.measurement(
+          c, kind: kind, queries: q, layers: builder.layers.count, outcome: outcome, floors: floors)
+        m.memory = MemoryBreakdown(
+          modelBytes: modelBytes, compiledSceneBytes: sceneBytes, frameBytes: frameBytes,
+          strategyBytes: outcome.strategyBytes)
+        out.append(m)
       }
     }
     return out

@@ -152,7 +152,14 @@ enum RunCommand {
 
   /// The configuration's scene: a bad file is bad data (65), a bad size a usage error (64).
   static func loadScene(_ c: RunConfiguration, command: String) throws(CommandError) -> Layer {
-    do { return try Runner.scene(c) } catch {
+    try loadMeasuredScene(c, command: command).model
+  }
+
+  /// The scene and the live heap it holds (`MemoryBreakdown.modelBytes`).
+  static func loadMeasuredScene(_ c: RunConfiguration, command: String) throws(CommandError) -> (
+    model: Layer, bytes: Int
+  ) {
+    do { return try Runner.measuredScene(c) } catch {
       if case .file = c.scene { throw .data(error.description) }
       throw .usage(command: command, message: error.description)
     }
@@ -190,13 +197,15 @@ enum RunCommand {
     }
     let progress = Progress(total: configs.count, label: "run")
     var results: [Measurement] = []
-    var models: [Layer] = []
+    // A configuration's model is kept past its run only when it answered wrongly (for the
+    // failure report): a suite of million-layer scenes holds one at a time.
+    var models: [Layer?] = []
     for (i, c) in configs.enumerated() {
-      let model = try loadScene(c, command: "run")
+      let (model, modelBytes) = try loadMeasuredScene(c, command: "run")
       progress.update(i)
-      let measured = Runner.run(c, model: model) { _ in progress.update(i) }
+      let measured = Runner.run(c, model: model, modelBytes: modelBytes) { _ in progress.update(i) }
       results += measured
-      models += measured.map { _ in model }
+      models += measured.map { $0.failures.isEmpty ? nil : model }
     }
     progress.finish()
     let bad = results.reduce(0) { $0 + $1.disagreements }
@@ -229,11 +238,12 @@ enum RunCommand {
   /// Prints each disagreement `--verify` kept (strategy, tree, time, point, both answers) with a
   /// minimal scene written under `directory` and the command that reproduces it.
   static func reportFailures(
-    _ results: [Measurement], _ models: [Layer], configs: [RunConfiguration], directory: String
+    _ results: [Measurement], _ models: [Layer?], configs: [RunConfiguration], directory: String
   ) throws(CommandError) {
     do { try FileIO.makeDirectories(directory) } catch { throw .file(error) }
     var n = 0
     for (m, model) in zip(results, models) where !m.failures.isEmpty {
+      guard let model else { continue }
       guard let kind = StrategyKind(rawValue: m.strategy),
         let c = configs.first(where: { $0.scene.name == m.scene && $0.semantics.name == m.semantics })
       else { continue }

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The memory breakdown (issue: cost that follows the work): each strategy on particles at
+# 1,000 to 1,000,000 layers in a process of its own, so the peak resident memory is that run's
+# alone, with the live-heap parts every result carries (model, compiled scene, frame with its
+# builder, the strategy's state; docs/results-schema.md); and `generate`'s own peak. Writes
+# memory.csv, memory-generate.csv and memory-meta.txt (the commit measured) into DIR (default data/results). About 6 minutes.
+#   bash scripts/memory.sh [DIR]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-data/results}
+bin=.build/release/hitbench
+[ -x "$bin" ] || swift build -c release --product hitbench >&2
+mkdir -p "$out"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+strategies=(tree-walk grid bvh-sah lazy-walk window-grid stagger-grid)
+sizes=(1000 10000 100000 1000000)
+first=1
+for n in "${sizes[@]}"; do
+  for s in "${strategies[@]}"; do
+    echo "memory: $s at $n layers" >&2
+    /usr/bin/time -f "%M" -o "$tmp/rss" "$bin" run --scene particles --layers "$n" --strategy "$s" --queries 100 \
+      --frames 4 --warmup 1 --pacing back-to-back --format csv > "$tmp/run.csv"
+    rss_kib=$(tail -1 "$tmp/rss")
+    if [ "$first" = 1 ]; then
+      echo "$(head -1 "$tmp/run.csv"),maxRSSKiB" > "$tmp/memory.csv"
+      first=0
+    fi
+    tail -n +2 "$tmp/run.csv" | sed "s/\$/,$rss_kib/" >> "$tmp/memory.csv"
+  done
+done
+echo "layers,maxRSSKiB" > "$tmp/generate.csv"
+for n in "${sizes[@]}"; do
+  echo "memory: generate at $n layers" >&2
+  /usr/bin/time -f "%M" -o "$tmp/rss" "$bin" generate particles --layers "$n" -o "$tmp/scene.json"
+  echo "$n,$(tail -1 "$tmp/rss")" >> "$tmp/generate.csv"
+done
+commit=$(git rev-parse HEAD)
+git diff --quiet HEAD -- Sources Package.swift || commit="$commit+uncommitted"
+echo "commit=$commit date=$(date -u +%Y-%m-%dT%H:%MZ)" > "$out/memory-meta.txt"
+mv "$tmp/memory.csv" "$out/memory.csv"
+mv "$tmp/generate.csv" "$out/memory-generate.csv"
+echo "memory: wrote $out/memory.csv and $out/memory-generate.csv" >&2
