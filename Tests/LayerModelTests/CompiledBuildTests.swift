@@ -157,6 +157,52 @@ func everyKindScene(seed: UInt64, layers: ClosedRange<Int> = 20...80, animations
     }
   }
 
+  /// A scene without perspective, 3D transforms or sublayerTransforms holds no level
+  /// homographies or context states (one entry each); an edit that brings one in (a 3D
+  /// transform, a sublayerTransform, an animation of the transform) sizes them for every layer
+  /// before the build reads them, and every build still equals a fresh builder's.
+  @Test func aSceneThatGainsPerspectiveByAnEditBuildsAsAFreshBuilder() {
+    let model = SceneGenerator(kind: .particles, layers: 2000, seed: 5).make()
+    let builder = PresentationFrameBuilder(root: model)
+    var t = 0.25
+    builder.build(at: t)
+    #expect(builder.levelHomography.count == 1 && builder.contextState.count == 1)
+    let all = model.subtreeInPreorder
+    let tilt = Transform3D.concat(.rotation(0.6, 0, 1, 0), .perspective(400))
+    let edits: [(String, () -> Void)] = [
+      ("a 3D transform on a leaf", { all[all.count - 1].transform = tilt }),
+      ("a sublayerTransform on a container", { all[1].sublayerTransform = tilt }),
+      (
+        "an animation of a leaf's transform",
+        {
+          let a = BasicAnimation(keyPath: .transform)
+          a.fromValue = .transform(.identity)
+          a.toValue = .transform(tilt)
+          a.duration = 1
+          all[all.count / 2].add(a, forKey: "tilt")
+        }
+      ),
+      (
+        "every edit undone",
+        {
+          all[all.count - 1].transform = .identity
+          all[1].sublayerTransform = .identity
+          all[all.count / 2].removeAnimation(forKey: "tilt")
+        }
+      ),
+    ]
+    for (name, edit) in edits {
+      edit()
+      t += 1.0 / 120
+      let incremental = builder.build(at: t)
+      if name != "every edit undone" { #expect(builder.levelHomography.count == all.count, "\(name)") }
+      if let d = firstDifference(incremental, PresentationFrameBuilder(root: model).build(at: t)) {
+        Issue.record("after \(name): \(d)")
+      }
+    }
+    #expect(builder.levelHomography.count == 1, "the edits undone: the columns shrink back to one entry")
+  }
+
   /// One random change to the model tree.
   func _mutate(_ root: Layer, _ rng: inout SplitMix64) {
     let all = root.subtreeInPreorder

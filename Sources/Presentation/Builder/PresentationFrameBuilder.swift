@@ -227,15 +227,13 @@ public final class PresentationFrameBuilder {
     _topologyVersion = scene.topologyVersion
     levelMap.reserve(n, filling: .identity)
     levelInverse.reserve(n, filling: .identity)
-    levelHomography.reserve(n, filling: .identity)
-    levelHomographyInverse.reserve(n, filling: .identity)
     localBounds.reserve(n, filling: .nothing)
     localFlags.reserve(n, filling: 0)
     leanLevel.reserve(n, filling: false)
     presentValues.reserve(n, filling: scene.lean[0])
     linearInverse.reserve(n, filling: LinearInverse(AffineMap.identity))
     orderKey.reserve(n, filling: 0)
-    contextState.reserve(n, filling: scene.modelState(0))
+    _sizeWideColumns(refill: true)
     hasContext.reserve(n, filling: false)
     nodeTime.reserve(n, filling: 0)
     rowOf.reserve(n, filling: 0)
@@ -291,6 +289,7 @@ public final class PresentationFrameBuilder {
     trackTime.reserve(Swift.max(tracks.count, 1), filling: 0)
     trackChanged.reserve(Swift.max(tracks.count, 1), filling: 0)
     trackActive.reserve(Swift.max(tracks.count, 1), filling: ActiveTime(progress: 0, cycle: 0, seconds: 0))
+    _sizeWideColumns(refill: false)
     _evaluationVersion = scene.evaluationVersion
   }
 
@@ -328,6 +327,33 @@ public final class PresentationFrameBuilder {
 
   /// Whether layer m's presentation reaches its sublayers' level maps: it has a
   /// sublayerTransform, or an animation that can give it one.
+  /// Whether layer m can have a projective level or hand a sublayerTransform down (which can
+  /// make its sublayers' levels projective): a non-affine transform, general animations (which
+  /// may animate either) or a sublayerTransform.
+  func _needsWideColumns(_ m: Int) -> Bool {
+    let b = scene.bits[m]
+    return !b.contains(.affineTransform) || b.contains(.generalAnimations) || b.contains(.hasSublayerTransform)
+  }
+
+  /// Sizes the columns only projective levels and sublayerTransform contexts use (the level
+  /// homographies and the context states, about 475 bytes a layer) for every layer when some
+  /// layer can need them, and to one entry when none can: a scene without perspective, 3D
+  /// transforms or sublayerTransforms does not hold them. Rerun whenever a layer's bits change
+  /// (`_planEvaluation`); `refill` resets them (a reload). O(layers).
+  func _sizeWideColumns(refill: Bool) {
+    let n = _layerCount
+    var wide = false
+    for m in 0..<n where _needsWideColumns(m) {
+      wide = true
+      break
+    }
+    let size = wide ? Swift.max(n, 1) : 1
+    guard refill || size != levelHomography.count else { return }
+    levelHomography.reserve(size, filling: .identity)
+    levelHomographyInverse.reserve(size, filling: .identity)
+    contextState.reserve(size, filling: scene.modelState(0))
+  }
+
   @inline(__always) func _isContextBearing(_ m: Int) -> Bool {
     let b = scene.bits[m]
     return b.contains(.hasSublayerTransform) || b.contains(.generalAnimations)
