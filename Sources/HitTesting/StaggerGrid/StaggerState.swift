@@ -33,7 +33,7 @@ public final class _StaggerState: _TimeAwareState {
 
   init(_ groups: MotionGroups, _ options: StrategyOptions) {
     self.groups = groups
-    motion = MotionBounds(scene: groups.scene, semantics: groups.semantics)
+    motion = MotionBounds(sharing: groups.lazy)
     length = WindowLength(pinned: options.windowSeconds, buildsInBackground: false)
   }
 

@@ -3,8 +3,9 @@ import LayerModel
 import Presentation
 
 /// Computes each moving group's bounds over a window into a `WindowSlot`: its root's box and
-/// its members' region, from the animations' structure (`MotionBounds`, its own instance, so
-/// that a builder thread can compute while queries evaluate with the groups' lazy presentation).
+/// its members' region, from the animations' structure (`MotionBounds`, its own instance over
+/// the groups' lazy presentation, whose fixed rows it only reads: a builder thread computes
+/// while queries evaluate with the same lazy presentation).
 /// Window boxes hold the group at every time of the window; linear bounds are exact where the
 /// root moves piecewise linearly (`MotionBounds.linearBounds`), else lines fitted through
 /// `subWindows` sub-window boxes and moved out to hold them all. Allocates only when the group
@@ -16,8 +17,9 @@ final class WindowBounds {
   var subBoxes = ColumnBuffer<Box>()
   var exact = ColumnBuffer<Bool>()
 
-  init(scene: CompiledScene, semantics: HitTestSemantics) {
-    motion = MotionBounds(scene: scene, semantics: semantics)
+  /// Reads the fixed layers from the groups' lazy presentation (pinned there).
+  init(groups: MotionGroups) {
+    motion = MotionBounds(sharing: groups.lazy)
     // It computes on the builder thread; its owner takes in scene changes while it is idle.
     motion.synchronizesWithScene = false
   }

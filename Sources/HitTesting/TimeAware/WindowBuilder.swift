@@ -22,7 +22,7 @@ final class WindowBuilder<Index: MotionIndex>: @unchecked Sendable {
 
   init(groups: MotionGroups) {
     self.groups = groups
-    bounds = WindowBounds(scene: groups.scene, semantics: groups.semantics)
+    bounds = WindowBounds(groups: groups)
     worker = BackgroundWorker { [unowned(unsafe) self] in
       if let slot = self.slot { self._build(slot, self.start, self.end, self.animated) }
     }

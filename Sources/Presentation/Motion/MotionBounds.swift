@@ -75,15 +75,33 @@ public final class MotionBounds {
     self.scene = scene
     self.semantics = semantics
     lazy = LazyPresentation(scene: scene, semantics: semantics, columns: .all)
+    sharesLazy = false
     _attach()
   }
+
+  /// Bounds that read the fixed layers (no animated ancestor-or-self) from `lazy`, which must
+  /// hold them pinned (`LazyPresentation.pin`, as a time-aware strategy's motion groups do): the
+  /// strategy then keeps one lazy presentation, not two (about 1.2 KB a layer). This instance
+  /// never prepares or evaluates `lazy`, only reads pinned rows, which nothing rewrites until the
+  /// scene changes: another thread may query with `lazy` while this one computes. After a scene
+  /// change, re-pin before `resynchronize()`.
+  public init(sharing lazy: LazyPresentation) {
+    scene = lazy.scene
+    semantics = lazy.semantics
+    self.lazy = lazy
+    sharesLazy = true
+    _attach()
+  }
+
+  /// Whether `lazy` is another owner's, whose fixed rows are pinned (`init(sharing:)`).
+  let sharesLazy: Bool
 
   public var count: Int { scene.count }
 
   /// Classifies the layers and computes the fixed ones' boxes (from the model at time 0: they
   /// do not change with time).
   func _attach() {
-    lazy.prepare(at: 0, animated: true)
+    if !sharesLazy { lazy.prepare(at: 0, animated: true) }
     let n = scene.count
     moves.reserve(n, filling: false)
     fixedBox.reserve(n, filling: .nothing)
@@ -101,7 +119,12 @@ public final class MotionBounds {
       let p = Int(scene.parent[m])
       moves[m] = scene.bits[m].contains(.animated) || (p >= 0 && moves[p])
       if !moves[m] {
-        lazy.ensure(m)
+        if sharesLazy {
+          precondition(
+            lazy.isPinned(m), "motion bounds: fixed layer \(m) is not pinned in the shared lazy presentation")
+        } else {
+          lazy.ensure(m)
+        }
         fixedBox[m] = f.worldBox[m]
       }
     }
