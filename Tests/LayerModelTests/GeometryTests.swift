@@ -211,3 +211,29 @@ private func close(_ a: Point, _ b: Point, _ eps: Double = 1e-9) -> Bool {
     #expect(root.subtreeInPreorder.map(\.name) == ["root", "b", "a"])
   }
 }
+
+/// A layer holds its transforms only while one is not the identity; what it answers is always
+/// what was set, bit for bit, and copies never share them.
+@Suite struct LayerTransformStorageTests {
+  @Test func transformsReadBackBitForBitAndAreHeldOnlyWhenSet() {
+    let l = Layer()
+    #expect(l._transforms == nil && l.transform == .identity && l.sublayerTransform == .identity)
+    let tilt = Transform3D.concat(.rotation(0.5, 0, 1, 0), .perspective(300))
+    l.sublayerTransform = tilt
+    #expect(l._transforms != nil && l.sublayerTransform == tilt && l.transform == .identity)
+    l.sublayerTransform = .identity
+    #expect(l._transforms == nil, "both at the identity again: nothing held")
+    // A negative zero is not the identity's zero: kept as set.
+    var signed = Transform3D.identity
+    signed.m12 = -0.0
+    l.transform = signed
+    #expect(l._transforms != nil && l.transform.m12.sign == .minus)
+    var nan = Transform3D.identity
+    nan.m41 = .nan
+    l.transform = nan
+    #expect(l.transform.m41.isNaN)
+    let copy = l.deepCopy()
+    l.transform = tilt
+    #expect(copy.transform.m41.isNaN && l.transform == tilt, "a copy keeps its own transforms")
+  }
+}

@@ -156,6 +156,18 @@ public struct Transform3D: Hashable, Sendable {
       m41: p.m41 * a + q.m41 * b, m42: p.m42 * a + q.m42 * b, m43: p.m43 * a + q.m43 * b, m44: p.m44 * a + q.m44 * b)
   }
 
+  /// Whether every entry is the identity's, bit for bit (a negative zero or a NaN is not).
+  var _isExactlyIdentity: Bool {
+    let i = Transform3D.identity
+    return m11.bitPattern == i.m11.bitPattern && m12.bitPattern == i.m12.bitPattern
+      && m13.bitPattern == i.m13.bitPattern
+      && m14.bitPattern == i.m14.bitPattern && m21.bitPattern == i.m21.bitPattern && m22.bitPattern == i.m22.bitPattern
+      && m23.bitPattern == i.m23.bitPattern && m24.bitPattern == i.m24.bitPattern && m31.bitPattern == i.m31.bitPattern
+      && m32.bitPattern == i.m32.bitPattern && m33.bitPattern == i.m33.bitPattern && m34.bitPattern == i.m34.bitPattern
+      && m41.bitPattern == i.m41.bitPattern && m42.bitPattern == i.m42.bitPattern && m43.bitPattern == i.m43.bitPattern
+      && m44.bitPattern == i.m44.bitPattern
+  }
+
   /// The 2x2 minors of the top two rows (`top`) and of the bottom two (`bottom`), from which
   /// the determinant and the inverse follow (Laplace expansion by complementary minors).
   var _minors:

@@ -8,8 +8,23 @@ public final class Layer {
   public var anchorPoint: Point { didSet { _noteChange() } }
   public var anchorPointZ: Double { didSet { _noteChange() } }
   public var zPosition: Double { didSet { _noteChange() } }
-  public var transform: Transform3D { didSet { _noteChange() } }
-  public var sublayerTransform: Transform3D { didSet { _noteChange() } }
+  public var transform: Transform3D {
+    get { _transforms?.transform ?? .identity }
+    set {
+      _setTransforms(newValue, sublayerTransform)
+      _noteChange()
+    }
+  }
+  public var sublayerTransform: Transform3D {
+    get { _transforms?.sublayerTransform ?? .identity }
+    set {
+      _setTransforms(transform, newValue)
+      _noteChange()
+    }
+  }
+  /// Both transforms, held only while one of them is not the identity (bit for bit): most
+  /// layers keep both at the identity, and 256 bytes a layer are then not spent on them.
+  var _transforms: _LayerTransforms?
   public var masksToBounds: Bool { didSet { _noteChange() } }
   public var isHidden: Bool { didSet { _noteChange() } }
   public var opacity: Double { didSet { _noteChange() } }
@@ -37,13 +52,22 @@ public final class Layer {
     self.anchorPoint = anchorPoint
     self.anchorPointZ = 0
     self.zPosition = 0
-    self.transform = .identity
-    self.sublayerTransform = .identity
     self.masksToBounds = false
     self.isHidden = false
     self.opacity = 1
     self.isUserInteractionEnabled = true
     self.timing = MediaTiming(duration: .infinity)
+  }
+
+  func _setTransforms(_ t: Transform3D, _ s: Transform3D) {
+    if t._isExactlyIdentity && s._isExactlyIdentity {
+      _transforms = nil
+    } else if let box = _transforms {
+      box.transform = t
+      box.sublayerTransform = s
+    } else {
+      _transforms = _LayerTransforms(transform: t, sublayerTransform: s)
+    }
   }
 
   /// Appends `layer` on top of the other sublayers, removing it from its old superlayer first.
@@ -171,4 +195,16 @@ public final class Layer {
 
 extension Layer: CustomStringConvertible {
   public var description: String { "Layer(\(name ?? "unnamed"))" }
+}
+
+/// A layer's two transforms when either is set (`Layer._transforms`). Never shared between
+/// layers: each layer allocates its own, so a write changes one layer only.
+final class _LayerTransforms {
+  var transform: Transform3D
+  var sublayerTransform: Transform3D
+
+  init(transform: Transform3D, sublayerTransform: Transform3D) {
+    self.transform = transform
+    self.sublayerTransform = sublayerTransform
+  }
 }
