@@ -103,6 +103,25 @@ public enum FileIO {
   }
 
   public static func writeAtomically(bytes: inout [UInt8], to path: String) throws(FileIOError) {
+    try _writeAtomically(to: path) { fd in _writeAll(fd, bytes) }
+  }
+
+  /// Writes what `produce` writes into its sink, as `writeAtomically(_:to:)` does (a temporary
+  /// file renamed over the target, or in place for a device or FIFO), a megabyte at a time: the
+  /// text is never whole in memory.
+  public static func writeAtomically(to path: String, streaming produce: (inout FileTextSink) -> Void)
+    throws(FileIOError)
+  {
+    try _writeAtomically(to: path) { fd in
+      var sink = FileTextSink(fd)
+      produce(&sink)
+      return sink._finish()
+    }
+  }
+
+  /// The atomic write, with `emit` writing the whole content to the file descriptor (false: it
+  /// failed, with errno set).
+  static func _writeAtomically(to path: String, _ emit: (Int32) -> Bool) throws(FileIOError) {
     guard !path.isEmpty else { throw FileIOError(.cannotCreate, path: path, message: "an empty file name") }
     var target = path
     var lst = stat()
@@ -119,7 +138,7 @@ public enum FileIO {
       switch st.st_mode & S_IFMT {
       case S_IFREG: break
       case S_IFDIR: throw FileIOError(.cannotCreate, path: path, message: "is a directory")
-      default: return try _writeInPlace(bytes, to: target, shownAs: path)
+      default: return try _writeInPlace(emit, to: target, shownAs: path)
       }
     }
     let mode: mode_t = exists ? st.st_mode & 0o7777 : _defaultMode()
@@ -128,7 +147,7 @@ public enum FileIO {
     _pendingTemporary.set(tmp)
     defer { _pendingTemporary.clear() }
     var failure: String?
-    if !_writeAll(fd, bytes) {
+    if !emit(fd) {
       failure = "cannot write: \(_errnoText())"
     } else if fchmod(fd, mode) != 0 || fsync(fd) != 0 {
       failure = "cannot write: \(_errnoText())"
@@ -178,7 +197,7 @@ public enum FileIO {
     }
   }
 
-  static func _writeInPlace(_ bytes: [UInt8], to target: String, shownAs path: String) throws(FileIOError) {
+  static func _writeInPlace(_ emit: (Int32) -> Bool, to target: String, shownAs path: String) throws(FileIOError) {
     // Non-blocking open: a FIFO without a reader is an error (ENXIO), not a hang.
     let fd = open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else {
@@ -186,7 +205,7 @@ public enum FileIO {
       throw FileIOError(.cannotCreate, path: path, message: reason)
     }
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-    let ok = _writeAll(fd, bytes)
+    let ok = emit(fd)
     let code = errno
     close(fd)
     guard ok else { throw FileIOError(.cannotCreate, path: path, message: "cannot write: \(_errnoText(code))") }

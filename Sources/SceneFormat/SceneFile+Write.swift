@@ -1,3 +1,4 @@
+import FileIO
 import JSON
 import LayerModel
 
@@ -5,7 +6,14 @@ import LayerModel
 /// object starts on its own line, indented by depth up to 32 levels.
 enum _SceneWriter {
   static func encode(_ root: Layer) -> String {
-    var out = "{\"hitbench\": \(SceneFile.version), \"root\": "
+    var out = ""
+    encode(root, into: &out)
+    return out
+  }
+
+  /// The scene text into `out` as it is made (a file sink writes it a megabyte at a time).
+  static func encode<Sink: TextSink>(_ root: Layer, into out: inout Sink) {
+    out.write("{\"hitbench\": \(SceneFile.version), \"root\": ")
     // Each entry: a layer and how many of its sublayers are written so far.
     var stack: [(layer: Layer, next: Int)] = [(root, -1)]
     while !stack.isEmpty {
@@ -13,29 +21,28 @@ enum _SceneWriter {
       let (layer, next) = stack[top]
       if next == -1 {
         let members = properties(layer)
-        out += "{"
+        var text = "{"
         for (k, (key, value)) in members.enumerated() {
-          if k > 0 { out += ", " }
-          JSONValue.quote(key, into: &out)
-          out += ": "
-          out += value.serialized()
+          if k > 0 { text += ", " }
+          JSONValue.quote(key, into: &text)
+          text += ": "
+          text += value.serialized()
         }
-        out += members.isEmpty ? "\"sublayers\": [" : ", \"sublayers\": ["
+        text += members.isEmpty ? "\"sublayers\": [" : ", \"sublayers\": ["
+        out.write(text)
         stack[top].next = 0
         continue
       }
       if next < layer.sublayers.count {
-        if next > 0 { out += "," }
-        out += "\n" + String(repeating: " ", count: min(stack.count, 32))
+        out.write((next > 0 ? ",\n" : "\n") + String(repeating: " ", count: min(stack.count, 32)))
         stack[top].next += 1
         stack.append((layer.sublayers[next], -1))
         continue
       }
-      out += "]}"
+      out.write("]}")
       stack.removeLast()
     }
-    out += "}\n"
-    return out
+    out.write("}\n")
   }
 
   /// A layer's keys, defaults omitted except bounds and position.

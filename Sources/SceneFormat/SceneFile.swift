@@ -57,7 +57,7 @@ public enum SceneFile {
 
   /// Writes atomically (see `FileIO.writeAtomically`): a failure never leaves half a file.
   public static func write(_ root: Layer, to path: String) throws(FileIOError) {
-    try FileIO.writeAtomically(encode(root), to: path)
+    try FileIO.writeAtomically(to: path) { (sink: inout FileTextSink) in _SceneWriter.encode(root, into: &sink) }
   }
 
   /// `text` with control characters escaped, cut to `limit` characters (with an ellipsis).

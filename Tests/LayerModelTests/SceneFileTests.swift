@@ -1,4 +1,6 @@
+import Foundation
 import SceneFormat
+import Scenes
 import Testing
 
 @testable import LayerModel
@@ -107,6 +109,20 @@ import Testing
     }
     let back = try SceneFile.decode(SceneFile.encode(root))
     #expect(back.subtreeInPreorder.count == 100_001)
+  }
+
+  /// `SceneFile.write` streams the text a megabyte at a time: the file holds exactly the text
+  /// `encode` makes, across chunk boundaries (a scene of several megabytes), and reads back.
+  @Test func aWrittenSceneIsItsEncodingByteForByte() throws {
+    let model = SceneGenerator(kind: .particles, layers: 8000, seed: 3).make()
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("hitbench-stream-\(getpid()).json").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try SceneFile.write(model, to: path)
+    let written = try String(contentsOfFile: path, encoding: .utf8)
+    let text = SceneFile.encode(model)
+    #expect(text.utf8.count > 3 << 20, "the scene spans several chunks")
+    #expect(written == text)
+    #expect(try SceneFile.decode(written).subtreeInPreorder.count == model.subtreeInPreorder.count)
   }
 
   private func error(_ text: String) -> SceneFileError? {

@@ -33,6 +33,21 @@ package final class FrozenAnimationProgram: @unchecked Sendable {
       p.records.map { SIMD2($0.timing._iterationDuration(isAnimation: true), $0.timing.activeDuration()) })
   }
 
+  /// The program these buffers were frozen from, as arrays again (to append to it and freeze
+  /// anew: the compiled scene keeps only the frozen form between edits). O(program).
+  package var thawed: AnimationProgram {
+    var p = AnimationProgram()
+    p.records = Array(records)
+    p.times = Array(times)
+    p.numbers = Array(numbers)
+    p.values = Array(values)
+    p.segments = Array(segments)
+    p.curves = Array(curves)
+    p.springs = Array(springs)
+    p.cursors = Array(cursors)
+    return p
+  }
+
   deinit {
     // Every element type here is trivial: deallocating is enough.
     records.baseAddress?.deallocate()

@@ -67,7 +67,9 @@ public final class CompiledScene: LayerTreeObserver {
   /// The nearest layer at or above m with its own timing (-1: none, local time is the clock).
   package private(set) var timingParent = ColumnBuffer<Int32>()
 
-  // Animations.
+  // Animations: `program` is the form compilation appends to; between edits only the frozen
+  // form is kept (the arrays are thawed from it for an edit, then dropped: held twice, the
+  // program cost about 240 bytes a layer more on an animated scene).
   private var program = AnimationProgram()
   package private(set) var animations: FrozenAnimationProgram
   /// Layer m's records are `animations.records[animationStart[m] ..< animationEnd[m]]`.
@@ -148,6 +150,7 @@ public final class CompiledScene: LayerTreeObserver {
       changes.layers.append(m)
     }
     var recompiled = false
+    if !pendingAnimations.isEmpty { program = animations.thawed }
     for l in pendingAnimations {
       guard let m = index[ObjectIdentifier(l)] else { continue }
       _compileAnimations(Int(m))
@@ -156,6 +159,7 @@ public final class CompiledScene: LayerTreeObserver {
     }
     pendingLayers.removeAll(keepingCapacity: true)
     pendingAnimations.removeAll(keepingCapacity: true)
+    defer { program = AnimationProgram() }
     if recompiled {
       evaluationVersion &+= 1
       animations = FrozenAnimationProgram(program)
@@ -204,6 +208,7 @@ public final class CompiledScene: LayerTreeObserver {
     animationEnd.reserve(n, filling: 0)
     for m in 0..<n { _compileAnimations(m) }
     animations = FrozenAnimationProgram(program)
+    program = AnimationProgram()
     animatedLayers = (0..<n).compactMap { bits[$0].contains(.animated) ? Int32($0) : nil }
     _linkTimings()
     pendingLayers.removeAll()
