@@ -225,10 +225,6 @@ public final class PresentationFrameBuilder {
     let n = scene.count
     _layerCount = n
     _topologyVersion = scene.topologyVersion
-    levelMap.reserve(n, filling: .identity)
-    levelInverse.reserve(n, filling: .identity)
-    localBounds.reserve(n, filling: .nothing)
-    localFlags.reserve(n, filling: 0)
     leanLevel.reserve(n, filling: false)
     presentValues.reserve(n, filling: scene.lean[0])
     linearInverse.reserve(n, filling: LinearInverse(AffineMap.identity))
@@ -327,19 +323,21 @@ public final class PresentationFrameBuilder {
 
   /// Whether layer m's presentation reaches its sublayers' level maps: it has a
   /// sublayerTransform, or an animation that can give it one.
-  /// Whether layer m can have a projective level or hand a sublayerTransform down (which can
-  /// make its sublayers' levels projective): a non-affine transform, general animations (which
-  /// may animate either) or a sublayerTransform.
+  /// Whether layer m or its sublayers can take pass 1's general path (`_evaluate`): a
+  /// non-affine transform, general animations, or a sublayerTransform (which reaches its
+  /// sublayers' levels).
   func _needsWideColumns(_ m: Int) -> Bool {
     let b = scene.bits[m]
     return !b.contains(.affineTransform) || b.contains(.generalAnimations) || b.contains(.hasSublayerTransform)
   }
 
-  /// Sizes the columns only projective levels and sublayerTransform contexts use (the level
-  /// homographies and the context states, about 475 bytes a layer) for every layer when some
-  /// layer can need them, and to one entry when none can: a scene without perspective, 3D
-  /// transforms or sublayerTransforms does not hold them. Rerun whenever a layer's bits change
-  /// (`_planEvaluation`); `refill` resets them (a reload). O(layers).
+  /// Sizes the columns only the general path of pass 1 uses (stored level maps and their
+  /// inverses, affine or projective, local bounds and flags, sublayerTransform contexts: about
+  /// 600 bytes a layer) for every layer when some layer can take that path, and to one entry
+  /// when none can: on a scene without perspective, 3D transforms, sublayerTransforms or
+  /// general animations every layer is lean and derives its level in pass 3 instead. Rerun
+  /// whenever a layer's bits change (`_planEvaluation`); `refill` resets them (a reload).
+  /// O(layers).
   func _sizeWideColumns(refill: Bool) {
     let n = _layerCount
     var wide = false
@@ -349,8 +347,12 @@ public final class PresentationFrameBuilder {
     }
     let size = wide ? Swift.max(n, 1) : 1
     guard refill || size != levelHomography.count else { return }
+    levelMap.reserve(size, filling: .identity)
+    levelInverse.reserve(size, filling: .identity)
     levelHomography.reserve(size, filling: .identity)
     levelHomographyInverse.reserve(size, filling: .identity)
+    localBounds.reserve(size, filling: .nothing)
+    localFlags.reserve(size, filling: 0)
     contextState.reserve(size, filling: scene.modelState(0))
   }
 
