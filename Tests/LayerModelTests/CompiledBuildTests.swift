@@ -203,6 +203,32 @@ func everyKindScene(seed: UInt64, layers: ClosedRange<Int> = 20...80, animations
     #expect(builder.levelHomography.count == 1, "the edits undone: the columns shrink back to one entry")
   }
 
+  /// A scene's columns never change under a background reader (a time-aware strategy's window
+  /// builder): whichever consumer takes changes in, `synchronize` waits for every registered
+  /// reader first (here a reader that notes the scene's version when asked), and only when
+  /// there are changes to take in.
+  @Test func synchronizeWaitsForBackgroundReadersBeforeChangingColumns() {
+    final class Reader: SceneBackgroundReader {
+      let scene: CompiledScene
+      var versionsWhenAsked: [Int] = []
+      init(_ scene: CompiledScene) { self.scene = scene }
+      func waitUntilIdle() { versionsWhenAsked.append(scene.changeVersion) }
+    }
+    let model = SceneGenerator(kind: .app, layers: 200, seed: 2).make()
+    let scene = CompiledScene(root: model)
+    let reader = Reader(scene)
+    scene.addBackgroundReader(reader)
+    _ = scene.synchronize()
+    #expect(reader.versionsWhenAsked.isEmpty, "nothing to take in: no wait")
+    for edit in [{ model.sublayers[0].position = Point(3, 4) }, { model.addSublayer(Layer()) }] {
+      let before = scene.changeVersion
+      edit()
+      _ = scene.synchronize()
+      #expect(reader.versionsWhenAsked.last == before && scene.changeVersion != before)
+    }
+    #expect(reader.versionsWhenAsked.count == 2)
+  }
+
   /// One random change to the model tree.
   func _mutate(_ root: Layer, _ rng: inout SplitMix64) {
     let all = root.subtreeInPreorder

@@ -6,10 +6,12 @@ import Presentation
 /// (the double buffer of a time-aware strategy, as PhysX's scene-query pruner rebuilds its tree
 /// while the old one answers): `post` hands it a slot and a window, `wait` returns when the slot
 /// is ready. It computes with its own motion bounds, reading the compiled scene and the groups,
-/// which the owner does not change while a build runs (it waits first). The thread is counted
+/// which the owner does not change while a build runs (it waits first), and the scene does not
+/// change under it either: it is the scene's background reader, so any consumer's
+/// `synchronize` waits for the build before changing a column. The thread is counted
 /// by the allocation counters, so a build that allocated would show in the frame it ran beside.
 /// A build can also run on the caller's thread (`buildNow`), with the same result.
-final class WindowBuilder<Index: MotionIndex>: @unchecked Sendable {
+final class WindowBuilder<Index: MotionIndex>: @unchecked Sendable, SceneBackgroundReader {
   let groups: MotionGroups
   let bounds: WindowBounds
   /// The posted job (written by the owner while the thread is idle, read by the thread after
@@ -26,7 +28,11 @@ final class WindowBuilder<Index: MotionIndex>: @unchecked Sendable {
     worker = BackgroundWorker { [unowned(unsafe) self] in
       if let slot = self.slot { self._build(slot, self.start, self.end, self.animated) }
     }
+    // Whoever takes the scene's changes in waits for a running build first.
+    groups.scene.addBackgroundReader(self)
   }
+
+  func waitUntilIdle() { wait() }
 
   deinit { worker = nil }
 

@@ -100,6 +100,23 @@ public final class CompiledScene: LayerTreeObserver {
     synchronize()
   }
 
+  // MARK: Background readers
+
+  /// Registers an object that reads this scene on a thread of its own (a time-aware strategy's
+  /// window builder): every `synchronize` that changes the columns first waits until it is
+  /// idle, whichever consumer takes the changes in (another strategy, a frame builder). Held
+  /// weakly; once per reader (allocates then, never per frame).
+  package func addBackgroundReader(_ reader: any SceneBackgroundReader) {
+    _readers.removeAll { $0.reader == nil }
+    _readers.append(_WeakReader(reader: reader))
+  }
+
+  private var _readers: [_WeakReader] = []
+
+  private func _waitForBackgroundReaders() {
+    for r in _readers { r.reader?.waitUntilIdle() }
+  }
+
   // MARK: LayerTreeObserver
 
   package func layerDidChange(_ layer: Layer) { pendingLayers.append(layer) }
@@ -133,6 +150,8 @@ public final class CompiledScene: LayerTreeObserver {
   package func synchronize() -> Changes {
     var changes = Changes()
     changes.since = changeVersion
+    // Columns are about to change: no thread of another consumer may be reading them.
+    if hasPendingChanges { _waitForBackgroundReaders() }
     if topologyChanged {
       _compileAll()
       changes.topology = true
@@ -326,4 +345,15 @@ public final class CompiledScene: LayerTreeObserver {
       sublayerTransform: st >= 0 ? transforms[Int(st)] : .identity, isHidden: bits[m].contains(.hidden),
       opacity: v.opacity)
   }
+}
+
+/// Something that reads a compiled scene on a thread of its own (`CompiledScene.addBackgroundReader`).
+package protocol SceneBackgroundReader: AnyObject {
+  /// Returns once no read is in progress (called on the scene's owning thread; the reader must
+  /// not start another until that thread posts one).
+  func waitUntilIdle()
+}
+
+struct _WeakReader {
+  weak var reader: (any SceneBackgroundReader)?
 }
