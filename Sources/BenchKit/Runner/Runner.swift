@@ -66,8 +66,7 @@ public enum Runner {
 
   /// The model tree of a configuration's scene and the live heap it holds (`MemoryBreakdown`).
   public static func measuredScene(_ c: RunConfiguration) throws(Failure) -> (model: Layer, bytes: Int) {
-    let (model, bytes) = try AllocationCounter.retained { () throws(Failure) in try scene(c) }
-    return (model, bytes)
+    try AllocationCounter.retained { () throws(Failure) in try scene(c) }
   }
 
   /// Runs one configuration over every strategy and query count. `modelBytes`: what the model

@@ -321,14 +321,11 @@ public final class PresentationFrameBuilder {
     }
   }
 
-  /// Whether layer m's presentation reaches its sublayers' level maps: it has a
-  /// sublayerTransform, or an animation that can give it one.
   /// Whether layer m or its sublayers can take pass 1's general path (`_evaluate`): a
-  /// non-affine transform, general animations, or a sublayerTransform (which reaches its
-  /// sublayers' levels).
+  /// non-affine transform, or a presentation that reaches its sublayers' levels
+  /// (`_isContextBearing`: general animations or a sublayerTransform).
   func _needsWideColumns(_ m: Int) -> Bool {
-    let b = scene.bits[m]
-    return !b.contains(.affineTransform) || b.contains(.generalAnimations) || b.contains(.hasSublayerTransform)
+    !scene.bits[m].contains(.affineTransform) || _isContextBearing(m)
   }
 
   /// Sizes the columns only the general path of pass 1 uses (stored level maps and their
@@ -356,6 +353,8 @@ public final class PresentationFrameBuilder {
     contextState.reserve(size, filling: scene.modelState(0))
   }
 
+  /// Whether layer m's presentation reaches its sublayers' level maps: it has a
+  /// sublayerTransform, or an animation that can give it one.
   @inline(__always) func _isContextBearing(_ m: Int) -> Bool {
     let b = scene.bits[m]
     return b.contains(.hasSublayerTransform) || b.contains(.generalAnimations)
