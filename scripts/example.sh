@@ -4,10 +4,16 @@
 # against tree-walk and the oracle (exit 1 on any disagreement), a fault that verify must catch,
 # and a short `run` beside grid with no allocation in the frame. Called by scripts/test.sh (the
 # full suite).
+#   bash scripts/example.sh [SCRATCH]   builds in SCRATCH (default Examples/RowStrips/.build)
+# The build is HitBench's test configuration (debug, invariant checks on, -O): test.sh passes the
+# peers' build directory, so HitBench is compiled there once for the example and the peers.
 set -euo pipefail
-cd "$(dirname "$0")/../Examples/RowStrips"
-swift build -c release --product hitbench-rowstrips 2>&1 | grep -E "error|Compiling RowStrips|Build complete" || true
-bin=.build/release/hitbench-rowstrips
+root="$(cd "$(dirname "$0")/.." && pwd)"
+scratch="${1:-$root/Examples/RowStrips/.build}"
+cd "$root/Examples/RowStrips"
+export HITBENCH_TEST_OPTIMIZE=1
+swift build --scratch-path "$scratch" --product hitbench-rowstrips 2>&1 | grep -E "error|Compiling RowStrips|Build complete" || true
+bin="$scratch/debug/hitbench-rowstrips"
 [ -x "$bin" ] || { echo "example: the build failed" >&2; exit 1; }
 "$bin" list | grep -q '^row-strips' || { echo "example: row-strips is not registered" >&2; exit 1; }
 "$bin" verify --strategy row-strips --scenes 100 --layouts ../../data/scenes | tail -1

@@ -52,15 +52,18 @@ fi
 rm -f "$log"
 [ "$status" = 0 ] || exit "$status"
 
+# The example and the peers depend on HitBench by path and share one build directory, so
+# HitBench is compiled once for both (the same configuration as the tests: debug with -O).
+dependents="$PWD/.build-dependents"
 if [ -z "${HITBENCH_TEST_SIZE:-}" ]; then
   step "scripts/example.sh (Examples/RowStrips: a strategy from outside, verified and measured)"
-  bash scripts/example.sh
+  bash scripts/example.sh "$dependents"
 fi
 
 if check=$(bash scripts/peers.sh --check); then
   step "peers: $check; swift build --build-tests && swift test (Peers/)"
-  swift build --build-tests --package-path Peers "${scratch[@]/.build-tests/Peers/.build-tests}"
-  swift test --skip-build --package-path Peers "${scratch[@]/.build-tests/Peers/.build-tests}" 2>&1 \
+  swift build --build-tests --package-path Peers --scratch-path "$dependents"
+  swift test --skip-build --package-path Peers --scratch-path "$dependents" 2>&1 \
     | awk '!(/^(◇|✔) (Test|Suite) / && !/^(✔|✘) Test run with/)' | grep -vE '^(strategy|-----|[a-z0-9-]+ +(calayer|uiview))'
   status=${PIPESTATUS[0]}
   [ "$status" = 0 ] && echo "peer tests: passed (${SECONDS}s in all)"

@@ -3,8 +3,9 @@
 /// - `calayer` (the default): CALayer `hitTest(_:)` as checked against Apple's framework:
 ///   hidden subtrees are skipped, `masksToBounds` clips, a sibling with a larger `zPosition`
 ///   wins even when earlier in `sublayers`, and a sublayer outside its parent's bounds is hit.
-/// - `calayerSeed`: the same, but `zPosition` plays no part in the order, as the second seed
-///   article states (only the `sublayers` order counts).
+/// - `calayerSeed`: the same, but `zPosition` plays no part in the order (only the `sublayers`
+///   order counts), as one of the articles the project started from states (docs/semantics.md,
+///   "The `calayer-seed` preset").
 /// - `uiview`: UIView `hitTest(_:with:)`: a hidden view, one with user interaction disabled or
 ///   with alpha at or below 0.01 is skipped with its subtree; `point(inside:)` must hold before
 ///   descending; `zPosition` plays no part.
