@@ -27,9 +27,7 @@ public enum AllocationCounter {
     public var callingThreadBytes: UInt64
 
     public init(allocations: UInt64, bytes: UInt64, callingThreadBytes: UInt64) {
-      self.allocations = allocations
-      self.bytes = bytes
-      self.callingThreadBytes = callingThreadBytes
+      (self.allocations, self.bytes, self.callingThreadBytes) = (allocations, bytes, callingThreadBytes)
     }
 
     public static func - (a: Reading, b: Reading) -> Reading {

@@ -110,17 +110,7 @@ public struct JSONParser {
       guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
       i += 1
       members.append((key, try parseValue()))
-      skipSpace()
-      guard i < bytes.count else { throw error("unexpected end of file in an object") }
-      if bytes[i] == UInt8(ascii: ",") {
-        i += 1
-        continue
-      }
-      if bytes[i] == UInt8(ascii: "}") {
-        i += 1
-        return .object(members)
-      }
-      throw error("expected ',' or '}' in an object")
+      if try !_continues(closing: "}", in: "an object") { return .object(members) }
     }
   }
 
@@ -136,18 +126,22 @@ public struct JSONParser {
     }
     while true {
       items.append(try parseValue())
-      skipSpace()
-      guard i < bytes.count else { throw error("unexpected end of file in an array") }
-      if bytes[i] == UInt8(ascii: ",") {
-        i += 1
-        continue
-      }
-      if bytes[i] == UInt8(ascii: "]") {
-        i += 1
-        return .array(items)
-      }
-      throw error("expected ',' or ']' in an array")
+      if try !_continues(closing: "]", in: "an array") { return .array(items) }
     }
+  }
+
+  /// After a member or an element: true when a comma says another follows, false when `closer`
+  /// ends the container (either consumed).
+  private mutating func _continues(closing closer: Unicode.Scalar, in container: String) throws(JSONSyntaxError) -> Bool
+  {
+    skipSpace()
+    guard i < bytes.count else { throw error("unexpected end of file in \(container)") }
+    let b = bytes[i]
+    guard b == UInt8(ascii: ",") || b == UInt8(ascii: closer) else {
+      throw error("expected ',' or '\(closer)' in \(container)")
+    }
+    i += 1
+    return b == UInt8(ascii: ",")
   }
 
   public mutating func parseString() throws(JSONSyntaxError) -> String {

@@ -11,25 +11,23 @@ public struct SVGDocument {
     self.height = height
   }
 
+  /// XML's five predefined entities.
+  static let _entities: [Unicode.Scalar: String] = [
+    "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&apos;",
+  ]
+
   /// Text with `&`, `<`, `>`, `"` and `'` replaced by entities, and characters XML 1.0 cannot
   /// hold (controls other than tab, newline and return) replaced by U+FFFD.
   public static func escaped(_ s: String) -> String {
     var out = ""
     out.reserveCapacity(s.utf8.count)
     for c in s.unicodeScalars {
-      switch c {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      case "'": out += "&apos;"
-      case "\t", "\n", "\r": out.unicodeScalars.append(c)
-      default:
-        if c.value < 0x20 || (0xFFFE...0xFFFF).contains(c.value) {
-          out += "\u{FFFD}"
-        } else {
-          out.unicodeScalars.append(c)
-        }
+      if let entity = Self._entities[c] {
+        out += entity
+      } else if (c.value < 0x20 && c != "\t" && c != "\n" && c != "\r") || (0xFFFE...0xFFFF).contains(c.value) {
+        out += "\u{FFFD}"
+      } else {
+        out.unicodeScalars.append(c)
       }
     }
     return out

@@ -12,9 +12,7 @@ public struct SceneFileError: Error, Sendable, CustomStringConvertible {
   public var message: String
 
   public init(file: String, path: String, message: String) {
-    self.file = file
-    self.path = path
-    self.message = message
+    (self.file, self.path, self.message) = (file, path, message)
   }
 
   public var description: String {

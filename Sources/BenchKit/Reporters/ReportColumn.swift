@@ -88,38 +88,30 @@ public struct ReportColumn: Sendable, Hashable {
   }
   static let frames = ReportColumn("frames", "frames", "measured frames") { m, _ in "\(m.frames)" }
   static let queries = ReportColumn("queries", "Q", "queries per frame") { m, _ in "\(m.queriesPerFrame)" }
-  static let mean = ReportColumn("mean", "mean", "end-to-end frame, mean (throughput)") { m, _ in
-    microseconds(m.frameNs.mean)
+  /// A column of a time in ns read off a result, shown in microseconds.
+  static func _time(
+    _ name: String, _ header: String, _ meaning: String, _ ns: @escaping @Sendable (Measurement) -> Double
+  ) -> ReportColumn {
+    ReportColumn(name, header, meaning) { m, _ in microseconds(ns(m)) }
   }
-  static let p99 = ReportColumn("p99", "p99", "end-to-end frame, 99th percentile (smoothness)") { m, _ in
-    microseconds(m.frameNs.p99)
+
+  // The end-to-end frame's statistics.
+  static let mean = _time("mean", "mean", "end-to-end frame, mean (throughput)") { $0.frameNs.mean }
+  static let p99 = _time("p99", "p99", "end-to-end frame, 99th percentile (smoothness)") { $0.frameNs.p99 }
+  static let max = _time("max", "max", "the slowest frame") { $0.frameNs.max }
+  static let median = _time("median", "median", "end-to-end frame, median (information)") { $0.frameNs.median }
+  static let p90 = _time("p90", "p90", "end-to-end frame, 90th percentile") { $0.frameNs.p90 }
+  static let min = _time("min", "min", "the fastest frame") { $0.frameNs.min }
+  static let stddev = _time("stddev", "stddev", "standard deviation of the frame") { $0.frameNs.stddev }
+
+  // Its parts, and what it cost the process.
+  static let build = _time("build", "build", "presentation build (mean; 0 for scene strategies)") {
+    $0.presentationNs.mean
   }
-  static let max = ReportColumn("max", "max", "the slowest frame") { m, _ in microseconds(m.frameNs.max) }
-  static let median = ReportColumn("median", "median", "end-to-end frame, median (information)") { m, _ in
-    microseconds(m.frameNs.median)
-  }
-  static let p90 = ReportColumn("p90", "p90", "end-to-end frame, 90th percentile") { m, _ in
-    microseconds(m.frameNs.p90)
-  }
-  static let min = ReportColumn("min", "min", "the fastest frame") { m, _ in microseconds(m.frameNs.min) }
-  static let stddev = ReportColumn("stddev", "stddev", "standard deviation of the frame") { m, _ in
-    microseconds(m.frameNs.stddev)
-  }
-  static let build = ReportColumn("build", "build", "presentation build (mean; 0 for scene strategies)") { m, _ in
-    microseconds(m.presentationNs.mean)
-  }
-  static let update = ReportColumn("update", "update", "the strategy's update (mean)") { m, _ in
-    microseconds(m.updateNs.mean)
-  }
-  static let queriesTime = ReportColumn("queries-time", "queries", "the Q queries (mean)") { m, _ in
-    microseconds(m.queriesNs.mean)
-  }
-  static let hitTest = ReportColumn("hittest", "hittest", "update + queries (mean)") { m, _ in
-    microseconds(m.hitTestNs.mean)
-  }
-  static let cpu = ReportColumn("cpu", "cpu", "process CPU time per frame, every thread (mean)") { m, _ in
-    microseconds(m.cpuNs.mean)
-  }
+  static let update = _time("update", "update", "the strategy's update (mean)") { $0.updateNs.mean }
+  static let queriesTime = _time("queries-time", "queries", "the Q queries (mean)") { $0.queriesNs.mean }
+  static let hitTest = _time("hittest", "hittest", "update + queries (mean)") { $0.hitTestNs.mean }
+  static let cpu = _time("cpu", "cpu", "process CPU time per frame, every thread (mean)") { $0.cpuNs.mean }
   static let overBudget = ReportColumn("over-budget", ">budget", "frames longer than the budget (--budget)") { m, _ in
     "\(m.framesOverBudget)"
   }

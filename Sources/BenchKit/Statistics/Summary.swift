@@ -19,15 +19,8 @@ public struct Summary: Sendable, Equatable {
     min: Double, median: Double, p90: Double, p99: Double, max: Double, mad: Double, mean: Double, stddev: Double,
     count: Int
   ) {
-    self.min = min
-    self.median = median
-    self.p90 = p90
-    self.p99 = p99
-    self.max = max
-    self.mad = mad
-    self.mean = mean
-    self.stddev = stddev
-    self.count = count
+    (self.min, self.median, self.p90, self.p99, self.max, self.mad) = (min, median, p90, p99, max, mad)
+    (self.mean, self.stddev, self.count) = (mean, stddev, count)
   }
 
   public static let zero = Summary(min: 0, median: 0, p90: 0, p99: 0, max: 0, mad: 0, mean: 0, stddev: 0, count: 0)

@@ -23,8 +23,7 @@ enum ExportCommand {
 
   static var parser: ArgumentParser<Options> {
     var p = ArgumentParser<Options>(command: "export", summary: summary)
-    RunCommand.borrowOptions(
-      ["--scene", "--layers", "--animated", "--workload", "--seed", "--semantics"], into: &p, \.run)
+    RunCommand.borrowOptions(RunCommand.sceneOptions, into: &p, \.run)
     p.option(
       "--queries", \.run.queries, valueName: "Q", help: "points to export (default 100)",
       expected: "an integer from 1 to 1000000"

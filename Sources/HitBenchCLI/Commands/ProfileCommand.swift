@@ -35,9 +35,7 @@ enum ProfileCommand {
 
   static var parser: ArgumentParser<Options> {
     var p = ArgumentParser<Options>(command: "profile", summary: summary)
-    RunCommand.borrowOptions(
-      ["--scene", "--layers", "--animated", "--workload", "--seed", "--semantics", "--threads", "--window"], into: &p,
-      \.run)
+    RunCommand.borrowOptions(RunCommand.sceneOptions + ["--threads", "--window"], into: &p, \.run)
     p.option(
       "--queries", \.run.queries, valueName: "Q", help: "queries per repetition (default 1000)",
       expected: "an integer from 1 to 1000000"

@@ -26,8 +26,7 @@ enum RenderCommand {
 
   static var parser: ArgumentParser<Options> {
     var p = ArgumentParser<Options>(command: "render", summary: summary)
-    RunCommand.borrowOptions(
-      ["--scene", "--layers", "--animated", "--workload", "--seed", "--semantics"], into: &p, \.run)
+    RunCommand.borrowOptions(RunCommand.sceneOptions, into: &p, \.run)
     p.option(
       "--queries", \.run.queries, valueName: "Q",
       help: "workload points to draw per frame when no --point is given (default 0: none)",

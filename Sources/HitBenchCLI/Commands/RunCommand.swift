@@ -126,6 +126,9 @@ enum RunCommand {
     return p
   }
 
+  /// The options that say which scene and workload a single-scene verb reads.
+  static let sceneOptions = ["--scene", "--layers", "--animated", "--workload", "--seed", "--semantics"]
+
   /// Adds `run`'s options `names` to another command's parser, writing into its configuration.
   static func borrowOptions<O>(
     _ names: [String], into p: inout ArgumentParser<O>, _ keyPath: WritableKeyPath<O, RunConfiguration>

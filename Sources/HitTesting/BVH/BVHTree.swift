@@ -1,3 +1,4 @@
+import Columns
 import LayerModel
 import Presentation
 
@@ -37,34 +38,19 @@ public struct BVHTree {
     primRow.withUnsafeMutableBufferPointer { rows in
       primBox.withUnsafeMutableBufferPointer { boxes in
         nodes.withUnsafeMutableBufferPointer { ns in
-          var i = ns.count - 1
-          while i >= 0 {
+          for i in (0..<ns.count).reversed() {
             let n = ns[i]
             if n.isLeaf {
               let a = Int(n.first)
               let b = a + Int(n.count)
-              // Insertion sort: leaves hold at most a handful of prims.
-              var k = a + 1
-              while k < b {
-                let r = rows[k]
-                let box = boxes[k]
-                var j = k - 1
-                while j >= a && rows[j] < r {
-                  rows[j + 1] = rows[j]
-                  boxes[j + 1] = boxes[j]
-                  j -= 1
-                }
-                rows[j + 1] = r
-                boxes[j + 1] = box
-                k += 1
-              }
+              // Descending rows: leaves hold at most a handful of prims.
+              _insertionSort(rows.baseAddress!, boxes.baseAddress!, a..<b, by: >)
               var best: Int32 = -1
               for k in a..<b where frame.flags[Int(rows[k])].contains(.hittable) { best = Swift.max(best, rows[k]) }
               ns[i].maxPriority = best
             } else {
               ns[i].maxPriority = Swift.max(ns[Int(n.first)].maxPriority, ns[Int(n.second)].maxPriority)
             }
-            i -= 1
           }
         }
       }

@@ -6,9 +6,7 @@ extension FlatScan {
   /// order, padded with -1 to whole blocks, each Float box holding its row's Double box.
   public func _checkInvariants() {
     #if HITBENCH_INTERNAL_CHECKS
-      guard InternalChecks.active else { return }
-      let f = binding.frame
-      f._checkInvariants()
+      guard let f = binding._frameUnderCheck() else { return }
       precondition(rows.count == blockCount * 8 && minX.count >= blockCount, "blocks and rows disagree")
       var previous = Int32.max
       for (k, r) in rows.enumerated() {

@@ -31,49 +31,46 @@ extension FlatScan {
   /// short-circuit compares (`&&`), so the loop branches per box.
   @inline(never)
   public func countContainingScalarBranchy(_ p: Point) -> Int {
-    let px = Float(p.x)
-    let py = Float(p.y)
-    var total = 0
-    _withFloatColumns { x0, y0, x1, y1 in
+    _withFloatColumns(p) { px, py, x0, y0, x1, y1 in
+      var total = 0
       for i in 0..<x0.count where px >= x0[i] && px <= x1[i] && py >= y0[i] && py <= y1[i] { total &+= 1 }
+      return total
     }
-    return total
   }
 
   /// The same count one box at a time, four compares combined without branches. LLVM
   /// auto-vectorises this loop at -Ounchecked, so it is a second, vectorised, baseline.
   @inline(never)
   public func countContainingScalar(_ p: Point) -> Int {
-    let px = Float(p.x)
-    let py = Float(p.y)
-    var total = 0
-    _withFloatColumns { x0, y0, x1, y1 in
+    _withFloatColumns(p) { px, py, x0, y0, x1, y1 in
+      var total = 0
       for i in 0..<x0.count {
         // Bool as 0/1 integers, ANDed: no branch per compare.
         let a = (px >= x0[i] ? 1 : 0) & (px <= x1[i] ? 1 : 0)
         let b = (py >= y0[i] ? 1 : 0) & (py <= y1[i] ? 1 : 0)
         total &+= a & b
       }
+      return total
     }
-    return total
   }
 
-  /// The four box columns as flat Float buffers over the scanned rows.
+  /// `p` in Float and the four box columns as flat Float buffers over the scanned rows.
   func _withFloatColumns(
+    _ p: Point,
     _ body: (
-      UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>
-    )
-      -> Void
-  ) {
+      Float, Float, UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>,
+      UnsafeBufferPointer<Float>
+    ) -> Int
+  ) -> Int {
     let n = blockCount * 8
-    minX.withUnsafeBytes { x0 in
+    return minX.withUnsafeBytes { x0 in
       minY.withUnsafeBytes { y0 in
         maxX.withUnsafeBytes { x1 in
           maxY.withUnsafeBytes { y1 in
             func column(_ b: UnsafeRawBufferPointer) -> UnsafeBufferPointer<Float> {
               UnsafeBufferPointer(rebasing: b.bindMemory(to: Float.self)[0..<n])
             }
-            body(column(x0), column(y0), column(x1), column(y1))
+            return body(Float(p.x), Float(p.y), column(x0), column(y0), column(x1), column(y1))
           }
         }
       }

@@ -3,12 +3,11 @@ import Presentation
 
 extension FlatTree {
   /// Checks the subtree boxes (with `HITBENCH_INTERNAL_CHECKS`): each holds its row's own box
-  /// (when hittable) and every child's subtree box.
+  /// (when hittable) and every child's subtree box; and the frame and the child links.
   public func _checkInvariants() {
     #if HITBENCH_INTERNAL_CHECKS
-      guard InternalChecks.active else { return }
-      let f = binding.frame
-      f._checkInvariants()
+      guard let f = binding._frameUnderCheck() else { return }
+      links._checkInvariants(f)
       precondition(subtreeBox.count >= f.count && stack.capacity >= f.count + 1, "buffers smaller than the frame")
       func holds(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> Bool {
         b.x > b.z || b.y > b.w || (a.x <= b.x && a.y <= b.y && a.z >= b.z && a.w >= b.w)

@@ -25,8 +25,7 @@ public struct FlatTree: FrameStrategy {
 
   @usableFromInline var binding = FrameBinding()
   @usableFromInline var subtreeBox: [SIMD4<Float>] = []
-  @usableFromInline var lastChild: [Int32] = []
-  @usableFromInline var prevSibling: [Int32] = []
+  @usableFromInline var links = _ChildLinks()
   @usableFromInline let stack = QueryScratch<_Visit>()
 
   public init() {}
@@ -35,7 +34,7 @@ public struct FlatTree: FrameStrategy {
     binding.bind(frame)
     let n = frame.count
     if subtreeBox.count != n { subtreeBox = [SIMD4<Float>](repeating: .zero, count: n) }
-    _linkChildren(frame, &lastChild, &prevSibling)
+    links.link(frame)
     let empty = SIMD4<Float>(.infinity, .infinity, -.infinity, -.infinity)
     subtreeBox.withUnsafeMutableBufferPointer { boxes in
       for r in 0..<n {
@@ -61,7 +60,7 @@ public struct FlatTree: FrameStrategy {
 
   @inlinable public var isCurrent: Bool { binding.isCurrent }
 
-  public var memoryFootprint: Int { subtreeBox.capacity * 16 + lastChild.capacity * 8 + stack.capacity * 8 }
+  public var memoryFootprint: Int { subtreeBox.capacity * 16 + links.memoryFootprint + stack.capacity * 8 }
 
   @inlinable
   public func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
@@ -79,15 +78,15 @@ public struct FlatTree: FrameStrategy {
         counter.tested(1)
         guard holds(0) else { return nil }
         var sp = 1
-        s[0] = _Visit(row: 0, next: lastChild[0])
+        s[0] = _Visit(row: 0, next: links.lastChild[0])
         while sp > 0 {
           let top = s[sp &- 1]
           if top.next >= 0 {
             let c = Int(top.next)
-            s[sp &- 1].next = prevSibling[c]
+            s[sp &- 1].next = links.prevSibling[c]
             counter.tested(1)
             if holds(c) {
-              s[sp] = _Visit(row: Int32(c), next: lastChild[c])
+              s[sp] = _Visit(row: Int32(c), next: links.lastChild[c])
               sp &+= 1
             }
             continue

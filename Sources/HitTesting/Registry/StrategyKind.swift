@@ -42,29 +42,36 @@ public struct StrategyKind: RawRepresentable, CaseIterable, Hashable, Sendable, 
   ]
 
   public init<S: FrameStrategy>(frameStrategy type: S.Type) {
-    rawValue = S.name
-    summary = S.summary
-    family = S.family
-    consumesFrame = true
-    typeName = String(reflecting: S.self)
-    _entry = _FrameEntry<S>()
-    _answers = { builder, points, _, _ in _answerAll(_updated(S.self, builder), points) }
-    _inspect = { builder, points, _, _ in _inspection(_updated(S.self, builder), points) }
+    self.init(
+      S.self, consumesFrame: true, _FrameEntry<S>(),
+      answers: { builder, points, _, _ in _answerAll(_updated(S.self, builder), points) },
+      inspect: { builder, points, _, _ in _inspection(_updated(S.self, builder), points) })
   }
 
   public init<S: SceneStrategy>(sceneStrategy type: S.Type) {
+    self.init(
+      S.self, consumesFrame: false, _SceneEntry<S>(),
+      answers: { builder, points, animated, options in
+        _answerAll(_updated(S.self, builder, animated, options), points)
+      },
+      inspect: { builder, points, animated, options in
+        _inspection(_updated(S.self, builder, animated, options), points)
+      })
+  }
+
+  private init<S: HitTestStrategy>(
+    _ type: S.Type, consumesFrame: Bool, _ entry: any _StrategyEntry,
+    answers: @escaping @Sendable (PresentationFrameBuilder, [Point], Bool, StrategyOptions) -> [LayerID?],
+    inspect: @escaping @Sendable (PresentationFrameBuilder, [Point], Bool, StrategyOptions) -> StrategyInspection
+  ) {
     rawValue = S.name
     summary = S.summary
     family = S.family
-    consumesFrame = false
+    self.consumesFrame = consumesFrame
     typeName = String(reflecting: S.self)
-    _entry = _SceneEntry<S>()
-    _answers = { builder, points, animated, options in
-      _answerAll(_updated(S.self, builder, animated, options), points)
-    }
-    _inspect = { builder, points, animated, options in
-      _inspection(_updated(S.self, builder, animated, options), points)
-    }
+    _entry = entry
+    _answers = answers
+    _inspect = inspect
   }
 
   /// The registered strategy with this CLI name.

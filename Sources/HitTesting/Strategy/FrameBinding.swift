@@ -1,3 +1,4 @@
+import LayerModel
 import Presentation
 
 /// The presentation frame a strategy was updated with, and the build it was updated with. A
@@ -25,6 +26,14 @@ public struct FrameBinding {
 
   /// Whether the frame still holds the build the strategy was updated with.
   @inlinable public var isCurrent: Bool { _frame.generation == _generation }
+
+  /// For a strategy's `_checkInvariants()`: the bound frame, its own invariants checked, while
+  /// checks are active (`InternalChecks`); nil when they are not.
+  public func _frameUnderCheck() -> PresentationFrame? {
+    guard InternalChecks.active else { return nil }
+    _frame._checkInvariants()
+    return _frame
+  }
 }
 
 /// Each query's own check that its frame was not rebuilt since the update (with

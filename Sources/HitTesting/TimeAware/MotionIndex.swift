@@ -53,8 +53,7 @@ public struct LinearBox: Sendable, Equatable, BitwiseCopyable {
   public var end: Box
 
   @inlinable public init(start: Box, end: Box) {
-    self.start = start
-    self.end = end
+    (self.start, self.end) = (start, end)
   }
 
   public static let nothing = LinearBox(start: .nothing, end: .nothing)

@@ -27,24 +27,21 @@ public struct TreeWalk: FrameStrategy {
   }
 
   @usableFromInline var binding = FrameBinding()
-  /// The top-most sublayer of each row, and each row's next sibling below it (-1: none).
-  @usableFromInline var lastChild: [Int32] = []
-  @usableFromInline var prevSibling: [Int32] = []
+  @usableFromInline var links = _ChildLinks()
   @usableFromInline let stack = QueryScratch<_Visit>()
 
   public init() {}
 
   public mutating func update(with frame: PresentationFrame) {
     binding.bind(frame)
-    let n = frame.count
-    _linkChildren(frame, &lastChild, &prevSibling)
-    stack.reserve(n + 1)
+    links.link(frame)
+    stack.reserve(frame.count + 1)
     _checkInvariants()
   }
 
   @inlinable public var isCurrent: Bool { binding.isCurrent }
 
-  public var memoryFootprint: Int { lastChild.capacity * 8 + stack.capacity * MemoryLayout<_Visit>.stride }
+  public var memoryFootprint: Int { links.memoryFootprint + stack.capacity * MemoryLayout<_Visit>.stride }
 
   @inlinable
   public func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
@@ -59,7 +56,7 @@ public struct TreeWalk: FrameStrategy {
         let flags = f.flags[r]
         guard flags.rawValue & skip == 0, let q = f._fromParent(r, pp) else { return }
         if flags.contains(.clips) && !f._contains(r, q) { return }
-        s[sp] = _Visit(row: Int32(r), next: lastChild[r], q: q)
+        s[sp] = _Visit(row: Int32(r), next: links.lastChild[r], q: q)
         sp &+= 1
       }
       var sp = 0
@@ -68,7 +65,7 @@ public struct TreeWalk: FrameStrategy {
         let top = s[sp &- 1]
         if top.next >= 0 {
           let c = Int(top.next)
-          s[sp &- 1].next = prevSibling[c]
+          s[sp &- 1].next = links.prevSibling[c]
           enter(c, top.q, &sp)
           continue
         }
@@ -78,28 +75,6 @@ public struct TreeWalk: FrameStrategy {
         sp &-= 1
       }
       return nil
-    }
-  }
-}
-
-/// Fills the top-most-child and next-sibling-below links of a frame's rows (sized to the frame
-/// first, allocating only when the row count changes): children come in ascending priority, so
-/// the last one seen is the top-most. O(n).
-func _linkChildren(_ f: PresentationFrame, _ lastChild: inout [Int32], _ prevSibling: inout [Int32]) {
-  let n = f.count
-  if lastChild.count != n {
-    lastChild = [Int32](repeating: -1, count: n)
-    prevSibling = [Int32](repeating: -1, count: n)
-  }
-  lastChild.withUnsafeMutableBufferPointer { last in
-    prevSibling.withUnsafeMutableBufferPointer { prev in
-      for r in 0..<n { last[r] = -1 }
-      for r in 1..<max(n, 1) {
-        let p = Int(f.parent[r])
-        prev[r] = last[p]
-        last[p] = Int32(r)
-      }
-      if n > 0 { prev[0] = -1 }
     }
   }
 }

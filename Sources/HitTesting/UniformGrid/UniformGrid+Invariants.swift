@@ -7,9 +7,7 @@ extension UniformGrid {
   /// spans, the overflow list descending, and every hittable row with a box in one or the other.
   public func _checkInvariants() {
     #if HITBENCH_INTERNAL_CHECKS
-      guard InternalChecks.active else { return }
-      let f = binding.frame
-      f._checkInvariants()
+      guard let f = binding._frameUnderCheck() else { return }
       precondition(span.count >= f.count, "span smaller than the row count")
       var previous = Int32.max
       for r in overflow {

@@ -107,12 +107,7 @@ public enum AnimatableKeyPath: String, Sendable, CaseIterable {
     var d = AffineDecomposition(m)
     edit(&d)
     let r = d.transform
-    m.m11 = r.m11
-    m.m12 = r.m12
-    m.m21 = r.m21
-    m.m22 = r.m22
-    m.m41 = r.m41
-    m.m42 = r.m42
+    (m.m11, m.m12, m.m21, m.m22, m.m41, m.m42) = (r.m11, r.m12, r.m21, r.m22, r.m41, r.m42)
   }
 }
 

@@ -164,7 +164,7 @@ package final class FrozenAnimationProgram: @unchecked Sendable {
   @inline(__always)
   func _leanEndpoints(_ p: LeanProperty, _ under: SIMD4<Double>, _ w: Int) -> (SIMD4<Double>, SIMD4<Double>)? {
     let m = p.endpointMask
-    let base = Int(p.keys.valueStart)
+    let base = Int(p.keys.valueRange.start)
     let hasFrom = m & 1 != 0
     let hasTo = m & 2 != 0
     let from = hasFrom ? _loadNumbers(base, w) : SIMD4()
@@ -187,17 +187,17 @@ package final class FrozenAnimationProgram: @unchecked Sendable {
   @inline(__always)
   func _leanKeyframeValue(_ k: Int, _ keys: LeanKeys, _ f: Double) -> SIMD4<Double> {
     let w = Int(keys.width)
-    let n = Int(keys.valueCount)
-    let kt = UnsafeBufferPointer(start: times.baseAddress! + Int(keys.keyStart), count: Int(keys.keyCount))
-    let vals = Int(keys.valueStart)
+    let n = Int(keys.valueRange.count)
+    let kt = times[range: keys.keyRange]
+    let vals = Int(keys.valueRange.start)
     if keys.isDiscrete {
       var i = 0
       while i + 1 < kt.count && kt[i + 1] <= f { i += 1 }
       return _loadNumbers(vals + Swift.min(i, n - 1) * w, w)
     }
     var (lo, u) = _segment(k, kt, f)
-    if keys.isLinear && keys.curveStart >= 0 && lo < Int(keys.curveCount) {
-      u = curves[Int(keys.curveStart) + lo](u)
+    if keys.isLinear && keys.curveRange.isPresent && lo < Int(keys.curveRange.count) {
+      u = curves[Int(keys.curveRange.start) + lo](u)
     }
     let a = _loadNumbers(vals + lo * w, w)
     let b = _loadNumbers(vals + (lo + 1) * w, w)
@@ -288,22 +288,22 @@ extension FrozenAnimationProgram {
   /// Whether `KeyframeAnimation._applyFast` handles this record in the class: number values in
   /// a simple mode, neither additive nor cumulative, no path.
   func _keyframeFastPathApplies(_ r: AnimationRecord) -> Bool {
-    guard !r.additive, !r.cumulative, !r.isPath, r.valueCount >= 2,
+    guard !r.additive, !r.cumulative, !r.isPath, r.valueRange.count >= 2,
       r.mode == .linear || r.mode == .paced || r.mode == .discrete, r.keyPath.valueKind == "number"
     else { return false }
-    for i in 0..<Int(r.valueCount) {
-      guard case .scalar = values[Int(r.valueStart) + i] else { return false }
+    for i in 0..<Int(r.valueRange.count) {
+      guard case .scalar = values[Int(r.valueRange.start) + i] else { return false }
     }
     return true
   }
 
   func _keyframeValue(_ k: Int, _ r: AnimationRecord, _ f: Double) -> (value: AnimatableValue, angle: Double?)? {
-    let kt = UnsafeBufferPointer(rebasing: times[Int(r.keyStart)..<Int(r.keyStart + r.keyCount)])
-    let vs = UnsafeBufferPointer(rebasing: values[Int(r.valueStart)..<Int(r.valueStart + r.valueCount)])
-    let segs = UnsafeBufferPointer(rebasing: segments[Int(r.segmentStart)..<Int(r.segmentStart + r.segmentCount)])
+    let kt = times[range: r.keyRange]
+    let vs = values[range: r.valueRange]
+    let segs = segments[range: r.segmentRange]
     let fs: UnsafeBufferPointer<TimingFunction>? =
-      r.segmentCurveStart >= 0
-      ? UnsafeBufferPointer(rebasing: curves[Int(r.segmentCurveStart)..<Int(r.segmentCurveStart + r.segmentCurveCount)])
+      r.curveRange.isPresent
+      ? curves[range: r.curveRange]
       : nil
     return KeyframeAnimation._evaluate(
       f, mode: r.mode, keyTimes: kt, values: vs, segments: segs, isPath: r.isPath,
@@ -313,7 +313,7 @@ extension FrozenAnimationProgram {
   /// The basic or spring endpoints, as `BasicAnimation.endpoints`.
   func _generalEndpoints(_ r: AnimationRecord, _ u: AnimatableValue) -> (AnimatableValue, AnimatableValue)? {
     let m = r.endpointMask
-    let base = Int(r.valueStart)
+    let base = Int(r.valueRange.start)
     let from = m & 1 != 0 ? values[base] : nil
     let to = m & 2 != 0 ? values[base + (m & 1 != 0 ? 1 : 0)] : nil
     let by = m & 4 != 0 ? values[base + (m & 1 != 0 ? 1 : 0) + (m & 2 != 0 ? 1 : 0)] : nil

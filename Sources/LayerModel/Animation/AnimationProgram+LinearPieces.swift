@@ -7,7 +7,7 @@ extension FrozenAnimationProgram {
     guard r.lane == .lean, r.timingFunction < 0, !r.cumulative else { return false }
     switch r.kind {
     case .basic: return true
-    case .keyframe: return !r.isPath && (r.mode == .linear || r.mode == .paced) && r.segmentCurveStart < 0
+    case .keyframe: return !r.isPath && (r.mode == .linear || r.mode == .paced) && !r.curveRange.isPresent
     default: return false
     }
   }
@@ -33,7 +33,7 @@ extension FrozenAnimationProgram {
     if t.speed == 0 { return 0 }
     let tau0 = Swift.min(a, b) + t.timeOffset
     let tau1 = Swift.max(a, b) + t.timeOffset
-    let kt = UnsafeBufferPointer(start: times.baseAddress! + Int(r.keyStart), count: Int(r.keyCount))
+    let kt = times[range: r.keyRange]
     var acc = _Breakpoints(
       out: out, progress: progress, capacity: capacity, tau0: tau0, tau1: tau1, begin: t.beginTime,
       offset: t.timeOffset, speed: t.speed)

@@ -212,11 +212,11 @@ extension FrozenAnimationProgram {
   func _numbers(_ r: AnimationRecord, _ i: Int, _ w: Int) -> InlineArray<4, Interval>? {
     var out = InlineArray<4, Interval>(repeating: Interval(0))
     if r.lane == .lean {
-      let p = numbers.baseAddress! + Int(r.valueStart) + i * w
+      let p = numbers.baseAddress! + Int(r.valueRange.start) + i * w
       for j in 0..<w { out[j] = Interval(p[j]) }
       return out
     }
-    switch values[Int(r.valueStart) + i] {
+    switch values[Int(r.valueRange.start) + i] {
     case .scalar(let x): out[0] = Interval(x)
     case .point(let p):
       out[0] = Interval(p.x)
@@ -323,9 +323,9 @@ extension FrozenAnimationProgram {
   /// extrapolated where `y` leaves the key times. nil when the values are transforms (not bounded
   /// here).
   func _keyframeValues(_ k: Int, _ r: AnimationRecord, _ y: Interval, _ w: Int) -> InlineArray<4, Interval>? {
-    let kt = UnsafeBufferPointer(start: times.baseAddress! + Int(r.keyStart), count: Int(r.keyCount))
+    let kt = times[range: r.keyRange]
     if r.isPath { return _pathValues(r, kt, y) }
-    let n = Int(r.valueCount)
+    let n = Int(r.valueRange.count)
     guard n > 0, y.isBounded else { return nil }
     if n == 1 || kt.count < 2 { return _numbers(r, 0, w) }
     var out: InlineArray<4, Interval>?
@@ -346,8 +346,8 @@ extension FrozenAnimationProgram {
       guard i + 1 < n || r.mode == .cubic || r.mode == .cubicPaced else { break }
       var u = Interval(i == i0 ? u0 : 0, i == i1 ? u1 : 1)
       if u.lo > u.hi { u = Interval(u.hi, u.lo) }
-      if (r.mode == .linear || r.mode == .cubic) && r.segmentCurveStart >= 0 && i < Int(r.segmentCurveCount) {
-        u = _paced(r.segmentCurveStart + Int32(i), progress: Interval(Swift.max(u.lo, 0), Swift.min(u.hi, 1)))
+      if (r.mode == .linear || r.mode == .cubic) && r.curveRange.isPresent && i < Int(r.curveRange.count) {
+        u = _paced(r.curveRange.start + Int32(i), progress: Interval(Swift.max(u.lo, 0), Swift.min(u.hi, 1)))
       }
       if r.mode == .cubic || r.mode == .cubicPaced {
         guard let v = _catmullRomValues(r, i, u, n, w) else { return nil }
@@ -404,8 +404,7 @@ extension FrozenAnimationProgram {
   /// covers (interval arithmetic on the Bernstein weights where u leaves [0, 1]).
   func _pathValues(_ r: AnimationRecord, _ kt: UnsafeBufferPointer<Double>, _ y: Interval) -> InlineArray<4, Interval>?
   {
-    let segs = UnsafeBufferPointer(
-      start: segments.baseAddress! + Int(r.segmentStart), count: Int(r.segmentCount))
+    let segs = segments[range: r.segmentRange]
     var out = InlineArray<4, Interval>(repeating: Interval(0))
     guard !segs.isEmpty, kt.count >= 2, y.isBounded else {
       guard let q = r.pathStart else { return nil }
@@ -422,8 +421,8 @@ extension FrozenAnimationProgram {
       if u.lo > u.hi { u = Interval(u.hi, u.lo) }
       if r.mode == .discrete {
         u = Interval(0, 1)
-      } else if (r.mode == .linear || r.mode == .cubic) && r.segmentCurveStart >= 0 && i < Int(r.segmentCurveCount) {
-        u = _paced(r.segmentCurveStart + Int32(i), progress: Interval(Swift.max(u.lo, 0), Swift.min(u.hi, 1)))
+      } else if (r.mode == .linear || r.mode == .cubic) && r.curveRange.isPresent && i < Int(r.curveRange.count) {
+        u = _paced(r.curveRange.start + Int32(i), progress: Interval(Swift.max(u.lo, 0), Swift.min(u.hi, 1)))
       }
       var x: Interval
       var yy: Interval

@@ -1,13 +1,11 @@
 /// Where a lean keyframe record's keys are and how they interpolate.
 package struct LeanKeys: Sendable {
-  package var keyStart: Int32 = 0
-  package var keyCount: Int32 = 0
+  /// Key times in `times`.
+  package var keyRange = StorageRange()
   /// Keyframe values (or basic endpoints) in `numbers`, `width` numbers each.
-  package var valueStart: Int32 = 0
-  package var valueCount: Int32 = 0
-  /// Per-segment timing functions in `curves` (-1: none).
-  package var curveStart: Int32 = -1
-  package var curveCount: Int32 = 0
+  package var valueRange = StorageRange()
+  /// Per-segment timing functions in `curves`.
+  package var curveRange = StorageRange.none
   package var width: UInt8 = 0
   /// The calculation mode, as the two facts evaluation asks (plain flags: comparing the
   /// String-backed enum costs a call per evaluation).
@@ -38,8 +36,7 @@ extension AnimationRecord {
       additive: additive, cumulative: cumulative, endpointMask: endpointMask, timingFunction: timingFunction,
       spring: spring,
       keys: LeanKeys(
-        keyStart: keyStart, keyCount: keyCount, valueStart: valueStart, valueCount: valueCount,
-        curveStart: segmentCurveStart, curveCount: segmentCurveCount, width: UInt8(truncatingIfNeeded: width),
+        keyRange: keyRange, valueRange: valueRange, curveRange: curveRange, width: UInt8(truncatingIfNeeded: width),
         isDiscrete: mode == .discrete, isLinear: mode == .linear, positionTrack: positionTrack))
   }
 }
@@ -82,7 +79,7 @@ extension FrozenAnimationProgram {
       fillsBackwards: r.timing.fillMode == .backwards || r.timing.fillMode == .both,
       holdsEnd: (r.timing.fillMode == .forwards || r.timing.fillMode == .both) && !r.removedOnCompletion,
       isPointTrack: r.kind == .keyframe && r.positionTrack && r.width == 2 && r.mode != .discrete
-        && r.segmentCurveStart < 0 && !r.additive && !r.cumulative)
+        && !r.curveRange.isPresent && !r.additive && !r.cumulative)
   }
 
   /// Evaluates tracks `range` at their layers' local times (`localTimes[i]` for track i): each
@@ -129,10 +126,10 @@ extension FrozenAnimationProgram {
         // The commonest track (a plain position keyframe track): `_leanKeyframeValue`'s
         // arithmetic on two scalars.
         let keys = track.pointee.property.keys
-        let kt = UnsafeBufferPointer(start: times.baseAddress! + Int(keys.keyStart), count: Int(keys.keyCount))
+        let kt = times[range: keys.keyRange]
         let f = _paced(track.pointee.property.timingFunction, at.progress)
         let (lo, u) = _segment(Int(track.pointee.record), kt, f)
-        let p = numbers.baseAddress! + Int(keys.valueStart) + 2 * lo
+        let p = numbers.baseAddress! + Int(keys.valueRange.start) + 2 * lo
         v = SIMD4(p[0] + (p[2] - p[0]) * u, p[1] + (p[3] - p[1]) * u, 0, 0)
       } else if let value = _leanValue(
         Int(track.pointee.record), track.pointee.property, at, under: model[m].load(o, w))

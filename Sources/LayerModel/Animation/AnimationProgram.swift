@@ -133,11 +133,11 @@ package struct AnimationProgram {
     records[i].endpointMask = (b.fromValue != nil ? 1 : 0) | (b.toValue != nil ? 2 : 0) | (b.byValue != nil ? 4 : 0)
     if Self._fitsLean(ends, b.keyPath, layout) {
       records[i].lane = .lean
-      records[i].valueStart = Int32(numbers.count)
+      records[i].valueRange.start = Int32(numbers.count)
       for e in ends { if let e { _appendNumbers(e) } }
     } else {
       records[i].lane = .general
-      records[i].valueStart = Int32(values.count)
+      records[i].valueRange.start = Int32(values.count)
       for e in ends { if let e { values.append(e) } }
     }
   }
@@ -147,12 +147,12 @@ package struct AnimationProgram {
     let p = k._prepare()
     records[i].mode = k.calculationMode
     records[i].rotationMode = k.rotationMode
-    records[i].keyStart = Int32(times.count)
-    records[i].keyCount = Int32(p.keyTimes.count)
+    records[i].keyRange.start = Int32(times.count)
+    records[i].keyRange.count = Int32(p.keyTimes.count)
     times += p.keyTimes
     if let fs = k.timingFunctions {
-      records[i].segmentCurveStart = Int32(curves.count)
-      records[i].segmentCurveCount = Int32(fs.count)
+      records[i].curveRange.start = Int32(curves.count)
+      records[i].curveRange.count = Int32(fs.count)
       curves += fs
     }
     let simpleMode = k.calculationMode == .linear || k.calculationMode == .paced || k.calculationMode == .discrete
@@ -161,20 +161,20 @@ package struct AnimationProgram {
       // Position points in a plain track are interpolated `a + (b - a) u`, as the class's fast
       // path does; everything else `a (1 - u) + b u`.
       records[i].positionTrack = k.keyPath == .position && !k.isAdditive && !k.isCumulative
-      records[i].valueStart = Int32(numbers.count)
-      records[i].valueCount = Int32(k.values.count)
+      records[i].valueRange.start = Int32(numbers.count)
+      records[i].valueRange.count = Int32(k.values.count)
       for v in k.values { _appendNumbers(v) }
       return
     }
     records[i].lane = .general
-    records[i].valueStart = Int32(values.count)
-    records[i].valueCount = Int32(k.values.count)
+    records[i].valueRange.start = Int32(values.count)
+    records[i].valueRange.count = Int32(k.values.count)
     values += k.values
     if let path = k.path {
       records[i].isPath = true
       if case .move(let q)? = path.first { records[i].pathStart = q }
-      records[i].segmentStart = Int32(segments.count)
-      records[i].segmentCount = Int32(p.segments.count)
+      records[i].segmentRange.start = Int32(segments.count)
+      records[i].segmentRange.count = Int32(p.segments.count)
       segments += p.segments
     }
     // The class's own fast path for number keyframes (same arithmetic as the general one) is
@@ -203,14 +203,12 @@ package struct AnimationRecord: Sendable {
   package var offset: Int32 = 0
   package var width: Int32 = 0
   package var timingFunction: Int32 = -1
-  package var keyStart: Int32 = 0
-  package var keyCount: Int32 = 0
-  package var valueStart: Int32 = 0
-  package var valueCount: Int32 = 0
-  package var segmentStart: Int32 = 0
-  package var segmentCount: Int32 = 0
-  package var segmentCurveStart: Int32 = -1
-  package var segmentCurveCount: Int32 = 0
+  /// Where the record's key times, values, path segments and per-segment timing functions
+  /// sit in the program's arrays.
+  package var keyRange = StorageRange()
+  package var valueRange = StorageRange()
+  package var segmentRange = StorageRange()
+  package var curveRange = StorageRange.none
   package var spring: Int32 = -1
   /// Which of from (1), to (2), by (4) a basic or spring animation has, stored in that order.
   package var endpointMask: UInt8 = 0

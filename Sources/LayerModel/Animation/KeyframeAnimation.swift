@@ -421,12 +421,8 @@ public final class KeyframeAnimation: PropertyAnimation {
   public override func copy() -> Animation {
     let a = KeyframeAnimation(keyPath: keyPath)
     _copyProperty(into: a)
-    a.values = values
-    a.path = path
-    a.keyTimes = keyTimes
-    a.timingFunctions = timingFunctions
-    a.calculationMode = calculationMode
-    a.rotationMode = rotationMode
+    (a.values, a.path, a.keyTimes) = (values, path, keyTimes)
+    (a.timingFunctions, a.calculationMode, a.rotationMode) = (timingFunctions, calculationMode, rotationMode)
     return a
   }
 }

@@ -6,12 +6,7 @@ public struct AffineMap: Hashable, Sendable {
   public var a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double
 
   @inlinable public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
-    self.a = a
-    self.b = b
-    self.c = c
-    self.d = d
-    self.tx = tx
-    self.ty = ty
+    (self.a, self.b, self.c, self.d, self.tx, self.ty) = (a, b, c, d, tx, ty)
   }
 
   public static let identity = AffineMap(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)

@@ -10,15 +10,9 @@ public struct Homography: Hashable, Sendable {
     m11: Double, m12: Double, m14: Double, m21: Double, m22: Double, m24: Double,
     m41: Double, m42: Double, m44: Double
   ) {
-    self.m11 = m11
-    self.m12 = m12
-    self.m14 = m14
-    self.m21 = m21
-    self.m22 = m22
-    self.m24 = m24
-    self.m41 = m41
-    self.m42 = m42
-    self.m44 = m44
+    (self.m11, self.m12, self.m14) = (m11, m12, m14)
+    (self.m21, self.m22, self.m24) = (m21, m22, m24)
+    (self.m41, self.m42, self.m44) = (m41, m42, m44)
   }
 
   public static let identity = Homography(m11: 1, m12: 0, m14: 0, m21: 0, m22: 1, m24: 0, m41: 0, m42: 0, m44: 1)

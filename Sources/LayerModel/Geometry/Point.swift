@@ -4,13 +4,11 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
   public var y: Double
 
   @inlinable public init(x: Double, y: Double) {
-    self.x = x
-    self.y = y
+    (self.x, self.y) = (x, y)
   }
 
   @inlinable public init(_ x: Double, _ y: Double) {
-    self.x = x
-    self.y = y
+    (self.x, self.y) = (x, y)
   }
 
   public static let zero = Point(x: 0, y: 0)

@@ -6,8 +6,7 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
   public var size: Size
 
   @inlinable public init(origin: Point, size: Size) {
-    self.origin = origin
-    self.size = size
+    (self.origin, self.size) = (origin, size)
   }
 
   @inlinable public init(x: Double, y: Double, width: Double, height: Double) {

@@ -4,8 +4,7 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
   public var height: Double
 
   @inlinable public init(width: Double, height: Double) {
-    self.width = width
-    self.height = height
+    (self.width, self.height) = (width, height)
   }
 
   public static let zero = Size(width: 0, height: 0)

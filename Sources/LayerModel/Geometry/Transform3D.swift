@@ -138,12 +138,7 @@ public struct Transform3D: Hashable, Sendable {
   /// CATransform3DMakeAffineTransform.
   public static func affine(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) -> Transform3D {
     var m = identity
-    m.m11 = a
-    m.m12 = b
-    m.m21 = c
-    m.m22 = d
-    m.m41 = tx
-    m.m42 = ty
+    (m.m11, m.m12, m.m21, m.m22, m.m41, m.m42) = (a, b, c, d, tx, ty)
     return m
   }
 

@@ -53,14 +53,8 @@ extension Layer {
   /// Maps a point from the root's superlayer space (the window) down to this layer's space;
   /// nil where a level is singular or the point is behind the viewer.
   func _mapFromWindow(_ p: Point) -> Point? {
-    var chain: [Layer] = []
-    var node: Layer? = self
-    while let n = node {
-      chain.append(n)
-      node = n.superlayer
-    }
     var q = p
-    for n in chain.reversed() {
+    for n in _pathFromRoot() {
       guard let inv = n.homographyToSuperlayer.inverted, let r = inv.apply(q) else { return nil }
       q = r
     }
@@ -154,27 +148,17 @@ public struct LayerState: Sendable {
     bounds: Rect, position: Point, anchorPoint: Point, anchorPointZ: Double, zPosition: Double, transform: Transform3D,
     sublayerTransform: Transform3D, isHidden: Bool, opacity: Double
   ) {
-    self.bounds = bounds
-    self.position = position
-    self.anchorPoint = anchorPoint
-    self.anchorPointZ = anchorPointZ
-    self.zPosition = zPosition
-    self.transform = transform
-    self.sublayerTransform = sublayerTransform
-    self.isHidden = isHidden
-    self.opacity = opacity
+    (self.bounds, self.position, self.anchorPoint, self.anchorPointZ) = (bounds, position, anchorPoint, anchorPointZ)
+    (self.zPosition, self.transform, self.sublayerTransform) = (zPosition, transform, sublayerTransform)
+    (self.isHidden, self.opacity) = (isHidden, opacity)
   }
 
+  /// The layer's own (model) values.
   public init(_ layer: Layer) {
-    bounds = layer.bounds
-    position = layer.position
-    anchorPoint = layer.anchorPoint
-    anchorPointZ = layer.anchorPointZ
-    zPosition = layer.zPosition
-    transform = layer.transform
-    sublayerTransform = layer.sublayerTransform
-    isHidden = layer.isHidden
-    opacity = layer.opacity
+    self.init(
+      bounds: layer.bounds, position: layer.position, anchorPoint: layer.anchorPoint, anchorPointZ: layer.anchorPointZ,
+      zPosition: layer.zPosition, transform: layer.transform, sublayerTransform: layer.sublayerTransform,
+      isHidden: layer.isHidden, opacity: layer.opacity)
   }
   /// The anchor point in the layer's own bounds space, z included.
   @inlinable public var anchorInBounds: (x: Double, y: Double, z: Double) {

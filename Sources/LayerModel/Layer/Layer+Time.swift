@@ -3,14 +3,8 @@ extension Layer: MediaTimed {
   /// level applies `(parent - beginTime) * speed + timeOffset` (and its repeats, if the layer
   /// has a finite duration). O(depth).
   public func localTime(atClockTime clockTime: Double) -> Double {
-    var chain: [Layer] = []
-    var node: Layer? = self
-    while let n = node {
-      chain.append(n)
-      node = n.superlayer
-    }
     var t = clockTime
-    for n in chain.reversed() { t = n.timing.layerLocalTime(fromParent: t) }
+    for n in _pathFromRoot() { t = n.timing.layerLocalTime(fromParent: t) }
     return t
   }
 

@@ -134,19 +134,33 @@ public final class Layer {
     return out
   }
 
+  /// The layers from the root down to this one (inclusive). O(depth).
+  func _pathFromRoot() -> [Layer] {
+    var path: [Layer] = []
+    var node: Layer? = self
+    while let n = node {
+      path.append(n)
+      node = n.superlayer
+    }
+    path.reverse()
+    return path
+  }
+
   /// Copies this layer's own properties (not its sublayers, superlayer or animations).
   func _copyProperties() -> Layer {
-    let copy = Layer(name: name, bounds: bounds, position: position, anchorPoint: anchorPoint)
-    copy.anchorPointZ = anchorPointZ
-    copy.zPosition = zPosition
-    copy.transform = transform
-    copy.sublayerTransform = sublayerTransform
-    copy.masksToBounds = masksToBounds
-    copy.isHidden = isHidden
-    copy.opacity = opacity
-    copy.isUserInteractionEnabled = isUserInteractionEnabled
-    copy.timing = timing
+    let copy = Layer(name: name)
+    copy._setState(LayerState(self))
+    (copy.masksToBounds, copy.isUserInteractionEnabled, copy.timing) = (masksToBounds, isUserInteractionEnabled, timing)
     return copy
+  }
+
+  /// Sets the properties a `LayerState` holds (the animatable ones) to `s`'s.
+  func _setState(_ s: LayerState) {
+    (bounds, position, anchorPoint) = (s.bounds, s.position, s.anchorPoint)
+    (anchorPointZ, zPosition) = (s.anchorPointZ, s.zPosition)
+    _setTransforms(s.transform, s.sublayerTransform)
+    (isHidden, opacity) = (s.isHidden, s.opacity)
+    _noteChange()
   }
 
   /// A copy of this layer's subtree sharing nothing with it: every layer's properties, its

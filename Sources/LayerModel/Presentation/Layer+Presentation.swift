@@ -25,16 +25,7 @@ extension Layer {
 
   private func _copyPresentation(localTime: Double) -> Layer {
     let c = _copyProperties()
-    let s = presentationState(atLocalTime: localTime)
-    c.bounds = s.bounds
-    c.position = s.position
-    c.anchorPoint = s.anchorPoint
-    c.anchorPointZ = s.anchorPointZ
-    c.zPosition = s.zPosition
-    c.transform = s.transform
-    c.sublayerTransform = s.sublayerTransform
-    c.isHidden = s.isHidden
-    c.opacity = s.opacity
+    c._setState(presentationState(atLocalTime: localTime))
     return c
   }
 }

@@ -15,9 +15,7 @@ public struct ActiveTime: Hashable, Sendable {
   public var seconds: Double
 
   @inlinable public init(progress: Double, cycle: Int, seconds: Double) {
-    self.progress = progress
-    self.cycle = cycle
-    self.seconds = seconds
+    (self.progress, self.cycle, self.seconds) = (progress, cycle, seconds)
   }
 }
 
@@ -45,13 +43,8 @@ public struct MediaTiming: Hashable, Sendable {
     repeatCount: Double = 0, repeatDuration: Double = 0, autoreverses: Bool = false,
     fillMode: FillMode = .removed
   ) {
-    self.beginTime = beginTime
-    self.timeOffset = timeOffset
-    self.speed = speed
-    self.duration = duration
-    self.repeatCount = repeatCount
-    self.repeatDuration = repeatDuration
-    self.autoreverses = autoreverses
+    (self.beginTime, self.timeOffset, self.speed, self.duration) = (beginTime, timeOffset, speed, duration)
+    (self.repeatCount, self.repeatDuration, self.autoreverses) = (repeatCount, repeatDuration, autoreverses)
     self.fillMode = fillMode
   }
 
@@ -155,20 +148,16 @@ public struct MediaTiming: Hashable, Sendable {
     let total = activeDuration(isAnimation: false)
     switch _phase(atParentTime: parent, activeDuration: total) {
     case .undefined: return .nan
-    case .before(let t), .active(let t): return _position(at: t, duration: duration).seconds
+    case .before(let t), .active(let t):
+      return Self._position(at: t, duration: duration, autoreverses: autoreverses).seconds
     case .after(let t):
       guard total.isFinite else { return localTime(fromParent: parent) }
-      return _endOfIteration(at: t, duration: duration).seconds
+      return Self._endOfIteration(at: t, duration: duration, autoreverses: autoreverses).seconds
     }
   }
 
   /// The iteration rule at time t (offset included): iteration k = floor(t / d), progress
   /// mirrored on odd iterations when autoreversing. An exact boundary starts the next iteration.
-  @inline(__always)
-  package func _position(at t: Double, duration d: Double) -> ActiveTime {
-    Self._position(at: t, duration: d, autoreverses: autoreverses)
-  }
-
   @inline(__always)
   package static func _position(at t: Double, duration d: Double, autoreverses: Bool) -> ActiveTime {
     guard d.isFinite, d > 0, t.isFinite else { return ActiveTime(progress: 0, cycle: 0, seconds: t.isFinite ? t : 0) }
@@ -182,11 +171,6 @@ public struct MediaTiming: Hashable, Sendable {
 
   /// The held state at time t = timeOffset + D (after the active period): an exact iteration
   /// boundary belongs to the iteration that ends there (progress 1, or 0 after a reversed half).
-  @inline(__always)
-  package func _endOfIteration(at t: Double, duration d: Double) -> ActiveTime {
-    Self._endOfIteration(at: t, duration: d, autoreverses: autoreverses)
-  }
-
   @inline(__always)
   package static func _endOfIteration(at t: Double, duration d: Double, autoreverses: Bool) -> ActiveTime {
     guard d.isFinite, d > 0, t.isFinite else { return ActiveTime(progress: 1, cycle: 0, seconds: d.isFinite ? d : 0) }

@@ -7,16 +7,16 @@ extension LazyPresentation {
   /// frame than the current one, a row composed in this frame evaluated in it (or pinned) and
   /// every composed or evaluated row's parent done first (`ensure` and `evaluate` work top
   /// down), a pinned row pinned whole under a pinned parent (`pin`'s contract: nothing above it
-  /// moves). Run when a frame starts (over the previous frame's
-  /// evaluations) and after the scene is re-read. O(layers).
+  /// moves). Run when a frame starts (over the previous frame's evaluations) and after the
+  /// scene is re-read. O(layers).
   func _checkInvariants() {
     #if HITBENCH_INTERNAL_CHECKS
       guard InternalChecks.active else { return }
       let n = scene.count
-      precondition(
-        evaluated.count >= n && composed.count >= n && sorted.count >= n && depth.count >= n && rank.count >= n
-          && leanStamp.count >= n && chain.count >= n,
-        "lazy presentation: columns smaller than the scene's \(n) layers")
+      let sizes = [
+        evaluated.count, composed.count, sorted.count, depth.count, rank.count, leanStamp.count, chain.count,
+      ]
+      precondition(sizes.allSatisfy { $0 >= n }, "lazy presentation: columns smaller than the scene's \(n) layers")
       let f = builder.frame
       precondition(f.count == n, "lazy presentation: the frame has \(f.count) rows for \(n) layers")
       var seen = [Bool](repeating: false, count: n)

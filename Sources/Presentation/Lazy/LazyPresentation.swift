@@ -222,11 +222,7 @@ public final class LazyPresentation {
   @inline(__always) public func evaluate(_ m: Int) {
     if evaluated[m] == stamp || evaluated[m] == Self.permanent { return }
     _walkUp(m) { $0.evaluated[$1] == $0.stamp || $0.evaluated[$1] == Self.permanent }
-    var i = _chainLength
-    while i > 0 {
-      i -= 1
-      _evaluateOne(Int(chain[i]))
-    }
+    for i in (0..<_chainLength).reversed() { _evaluateOne(Int(chain[i])) }
   }
 
   /// Makes row m current: layer m and its ancestors evaluated and composed (flags, world maps,

@@ -12,9 +12,9 @@ extension MotionBounds {
     #if HITBENCH_INTERNAL_CHECKS
       guard InternalChecks.active else { return }
       let n = scene.count
+      let sizes = [moves.count, fixedBox.count, kind.count, boxes.count, clipBox.count, computed.count]
       precondition(
-        moves.count >= n && fixedBox.count >= n && kind.count >= n && boxes.count >= n && clipBox.count >= n
-          && computed.count >= n && piecewiseLinear.count >= n && chain.count > n,
+        sizes.allSatisfy { $0 >= n } && piecewiseLinear.count >= n && chain.count > n,
         "motion bounds: columns smaller than the scene's \(n) layers")
       @inline(__always) func inside(_ b: Box, _ clip: Box) -> Bool {
         // Outside only where a comparison says so (a NaN edge, from a hostile scene, decides nothing).

@@ -217,20 +217,8 @@ public final class MotionBounds {
   /// The breakpoints of the last `breakpoints` call in ascending time (an insertion sort: a few
   /// dozen at most; an autoreversed iteration lists its key times backwards).
   func _sortBreakpoints(_ count: Int) {
-    var i = 1
-    while i < count {
-      let t = breakTimes[i]
-      let f = breakProgress[i]
-      var j = i - 1
-      while j >= 0 && breakTimes[j] > t {
-        breakTimes[j + 1] = breakTimes[j]
-        breakProgress[j + 1] = breakProgress[j]
-        j -= 1
-      }
-      breakTimes[j + 1] = t
-      breakProgress[j + 1] = f
-      i += 1
-    }
+    precondition(count <= breakTimes.capacity && count <= breakProgress.capacity, "more breakpoints than columns")
+    _insertionSort(breakTimes._unsafeStorage, breakProgress._unsafeStorage, 0..<count, by: <)
   }
 
   /// The largest change of any edge between two boxes.
@@ -463,60 +451,5 @@ public final class MotionBounds {
     let b = timing.localTime(fromParent: t.hi)
     let r = Interval(Swift.min(a, b), Swift.max(a, b))
     return r.isBounded ? r.padded : .everything
-  }
-}
-
-/// A 2D affine map whose entries are intervals: every map a moving layer can have over a
-/// window. Composition and application by interval arithmetic (conservative, up to rounding:
-/// boxes are padded).
-struct IntervalAffine {
-  var a: Interval, b: Interval, c: Interval, d: Interval, tx: Interval, ty: Interval
-
-  init(a: Interval, b: Interval, c: Interval, d: Interval, tx: Interval, ty: Interval) {
-    self.a = a
-    self.b = b
-    self.c = c
-    self.d = d
-    self.tx = tx
-    self.ty = ty
-  }
-
-  init(_ m: AffineMap) {
-    self.init(
-      a: Interval(m.a), b: Interval(m.b), c: Interval(m.c), d: Interval(m.d), tx: Interval(m.tx), ty: Interval(m.ty))
-  }
-
-  /// `s` then `o` (as `AffineMap.concat`).
-  static func concat(_ s: IntervalAffine, _ o: IntervalAffine) -> IntervalAffine {
-    IntervalAffine(
-      a: s.a * o.a + s.b * o.c, b: s.a * o.b + s.b * o.d, c: s.c * o.a + s.d * o.c, d: s.c * o.b + s.d * o.d,
-      tx: s.tx * o.a + s.ty * o.c + o.tx, ty: s.tx * o.b + s.ty * o.d + o.ty)
-  }
-
-  /// The box of a local box's image, padded for the interval arithmetic's rounding and, as
-  /// `ConservativeBox` pads a frame's boxes, for the exact test's own rounding under any map of
-  /// the set (componentwise, with each inverse entry bounded by its cofactor over the smallest
-  /// determinant); the whole plane when some map of the set is singular.
-  func box(of l: Box) -> Box {
-    let x = Interval(l.minX, l.maxX)
-    let y = Interval(l.minY, l.maxY)
-    let wx = (x * a + y * c + tx).padded
-    let wy = (x * b + y * d + ty).padded
-    guard wx.isBounded, wy.isBounded else { return .everything }
-    @inline(__always) func big(_ i: Interval) -> Double { Swift.max(Swift.abs(i.lo), Swift.abs(i.hi)) }
-    let det = a * d - b * c
-    guard det.lo > 0 || det.hi < 0 else { return .everything }
-    let smallest = Swift.min(Swift.abs(det.lo), Swift.abs(det.hi))
-    // The inverse's entries: d, -b, -c, a over the determinant, translation -t times them.
-    let ia = big(d) / smallest
-    let ib = big(b) / smallest
-    let ic = big(c) / smallest
-    let id = big(a) / smallest
-    let inverse = AffineMap(
-      a: ia, b: ib, c: ic, d: id, tx: big(tx) * ia + big(ty) * ic, ty: big(tx) * ib + big(ty) * id)
-    let largest = AffineMap(a: big(a), b: big(b), c: big(c), d: big(d), tx: 0, ty: 0)
-    let slack = ConservativeBox.affineSlack(largest, inverse: inverse, reachX: big(wx), reachY: big(wy))
-    guard slack.x.isFinite, slack.y.isFinite else { return .everything }
-    return Box(minX: wx.lo - slack.x, minY: wy.lo - slack.y, maxX: wx.hi + slack.x, maxY: wy.hi + slack.y)
   }
 }

@@ -75,37 +75,28 @@ extension _Builder {
     switch role {
     case .spin:
       let a = BasicAnimation(keyPath: .rotationZ, by: .scalar(2 * Double.pi))
-      a.duration = 1
-      a.repeatCount = .infinity
+      a.timing = .forever(1)
       a.isAdditive = true
       l._addUncopied(a, forKey: "spin")
     case .grow:
       let a = BasicAnimation(keyPath: .boundsWidth, from: .scalar(10), to: .scalar(width))
-      a.duration = rng.uniform(2, 6)
-      a.repeatCount = .infinity
-      a.beginTime = -rng.uniform(0, 6)
+      a.timing = .forever(rng.uniform(2, 6), beginTime: -rng.uniform(0, 6))
       l._addUncopied(a, forKey: "progress")
     case .pulse:
       let a = BasicAnimation(keyPath: .scale, from: .scalar(1), to: .scalar(1.25))
-      a.duration = 0.6
-      a.autoreverses = true
-      a.repeatCount = .infinity
+      a.timing = .forever(0.6, autoreverses: true, beginTime: -rng.uniform(0, 1.2))
       a.timingFunction = .easeInEaseOut
-      a.beginTime = -rng.uniform(0, 1.2)
       l._addUncopied(a, forKey: "pulse")
     case .blink:
       let a = KeyframeAnimation(keyPath: .opacity)
       a.values = [.scalar(1), .scalar(0)]
       a.calculationMode = .discrete
-      a.duration = 1.06
-      a.repeatCount = .infinity
+      a.timing = .forever(1.06)
       l._addUncopied(a, forKey: "blink")
     case .highlight, .fade:
       let a = BasicAnimation(keyPath: .opacity, from: .scalar(1), to: .scalar(role == .highlight ? 0.4 : 0.2))
-      a.duration = role == .highlight ? 0.3 : rng.uniform(0.8, 2)
-      a.autoreverses = true
-      a.repeatCount = .infinity
-      a.beginTime = -rng.uniform(0, 2)
+      a.timing = .forever(
+        role == .highlight ? 0.3 : rng.uniform(0.8, 2), autoreverses: true, beginTime: -rng.uniform(0, 2))
       l._addUncopied(a, forKey: role == .highlight ? "highlight" : "fade")
     }
   }
@@ -130,9 +121,7 @@ extension _Builder {
     values.append(.point(Point(0, offsets[offsets.count - 1])))
     a.values = values
     a.keyTimes = times
-    a.duration = total
-    a.repeatCount = .infinity
-    a.beginTime = -rng.uniform(0, total)
+    a.timing = .forever(total, beginTime: -rng.uniform(0, total))
     list._addUncopied(a, forKey: "flick")
   }
 }

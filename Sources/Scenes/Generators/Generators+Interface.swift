@@ -27,8 +27,7 @@ extension _Builder {
       spinner.position = Point(screenW - 38, 66)
       if animate() {
         let spin = BasicAnimation(keyPath: .rotationZ, by: .scalar(2 * Double.pi))
-        spin.duration = 1
-        spin.repeatCount = .infinity
+        spin.timing = .forever(1)
         spin.isAdditive = true
         spinner._addUncopied(spin, forKey: "spin")
       }
@@ -37,11 +36,8 @@ extension _Builder {
       let list = add(screen, "list\(page)", 0, 96, screenW, 500)
       list.masksToBounds = true
       let scroll = BasicAnimation(keyPath: .boundsOrigin, from: .point(Point(0, 0)), to: .point(Point(0, 300)))
-      scroll.duration = 4
-      scroll.autoreverses = true
-      scroll.repeatCount = .infinity
+      scroll.timing = .forever(4, autoreverses: true, beginTime: -rng.uniform(0, 4))
       scroll.timingFunction = .easeInEaseOut
-      scroll.beginTime = -rng.uniform(0, 4)
       list._addUncopied(scroll, forKey: "scroll")
       var y = 0.0
       var row = 0
@@ -65,11 +61,8 @@ extension _Builder {
           let icon = add(cell, "icon\(count)", 14, 8, 40, 40)
           if animate() && rng.chance(0.3) {
             let pop = SpringAnimation(keyPath: .scale, from: .scalar(0.6), to: .scalar(1))
-            pop.damping = rng.uniform(6, 12)
-            pop.stiffness = 220
-            pop.duration = 1.2
-            pop.beginTime = rng.uniform(0, 2)
-            pop.fillMode = .backwards
+            (pop.damping, pop.stiffness) = (rng.uniform(6, 12), 220)
+            pop.timing = MediaTiming(beginTime: rng.uniform(0, 2), duration: 1.2, fillMode: .backwards)
             icon._addUncopied(pop, forKey: "pop")
           }
         }
@@ -85,8 +78,7 @@ extension _Builder {
           let fill = add(track, "progress\(count)", 0, 0, 10, 6)
           if animate() {
             let grow = BasicAnimation(keyPath: .boundsWidth, from: .scalar(10), to: .scalar(screenW - 40))
-            grow.duration = rng.uniform(2, 5)
-            grow.repeatCount = .infinity
+            grow.timing = .forever(rng.uniform(2, 5))
             grow.timingFunction = TimingFunction(0.7, 0, 0.3, 1)
             fill._addUncopied(grow, forKey: "progress")
           }
@@ -99,11 +91,8 @@ extension _Builder {
           let card = add(deck, "card\(count)", Double(k) * 24, Double(k) * 6, 160, 120)
           if animate() {
             let z = BasicAnimation(keyPath: .zPosition, from: .scalar(-2), to: .scalar(2))
-            z.duration = rng.uniform(1.5, 3)
-            z.autoreverses = true
-            z.repeatCount = .infinity
+            z.timing = .forever(rng.uniform(1.5, 3), autoreverses: true, beginTime: -rng.uniform(0, 3))
             z.timingFunction = .easeInEaseOut
-            z.beginTime = -rng.uniform(0, 3)
             card._addUncopied(z, forKey: "reorder")
           }
         }
@@ -119,9 +108,7 @@ extension _Builder {
           if animate() {
             let turn = BasicAnimation(
               keyPath: .transform, from: .transform(.identity), to: .transform(.rotation(Double.pi * 0.9, 0, 1, 0)))
-            turn.duration = rng.uniform(1, 2)
-            turn.autoreverses = true
-            turn.repeatCount = .infinity
+            turn.timing = .forever(rng.uniform(1, 2), autoreverses: true)
             turn.timingFunction = .default
             flip._addUncopied(turn, forKey: "flip")
           }

@@ -70,16 +70,11 @@ extension _Builder {
       count += 1
       if animate() {
         let z = BasicAnimation(keyPath: .zPosition, from: .scalar(rng.uniform(-10, 0)), to: .scalar(rng.uniform(0, 10)))
-        z.duration = rng.uniform(1, 3)
-        z.autoreverses = true
-        z.repeatCount = .infinity
-        z.beginTime = -rng.uniform(0, 3)
+        z.timing = .forever(rng.uniform(1, 3), autoreverses: true, beginTime: -rng.uniform(0, 3))
         card._addUncopied(z, forKey: "z")
         let spin = BasicAnimation(keyPath: .rotationZ, by: .scalar(rng.uniform(-0.5, 0.5)))
-        spin.duration = rng.uniform(1, 3)
+        spin.timing = .forever(rng.uniform(1, 3), autoreverses: true)
         spin.isAdditive = true
-        spin.autoreverses = true
-        spin.repeatCount = .infinity
         card._addUncopied(spin, forKey: "tilt")
       }
       if !full { add(card, "title\(i)", w * 0.1, h * 0.05, w * 0.8, h * 0.12) }
@@ -103,9 +98,7 @@ extension _Builder {
         c.masksToBounds = true
         if animate() {
           let scroll = BasicAnimation(keyPath: .boundsOrigin, from: .point(Point(0, 0)), to: .point(Point(0, h * 0.5)))
-          scroll.duration = rng.uniform(1, 4)
-          scroll.autoreverses = true
-          scroll.repeatCount = .infinity
+          scroll.timing = .forever(rng.uniform(1, 4), autoreverses: true)
           c._addUncopied(scroll, forKey: "scroll")
         }
         for k in 0..<(4 + rng.below(8)) where !full {
@@ -145,8 +138,7 @@ extension _Builder {
         if animate() {
           let spin = KeyframeAnimation(keyPath: .transform)
           spin.values = (0...4).map { .transform(place(angle + Double($0) * Double.pi / 2)) }
-          spin.duration = 6
-          spin.repeatCount = .infinity
+          spin.timing = .forever(6)
           item._addUncopied(spin, forKey: "spin")
         }
       }
@@ -176,10 +168,7 @@ extension _Builder {
       scroll.masksToBounds = true
       let scrollAnim = KeyframeAnimation(keyPath: .boundsOrigin)
       scrollAnim.values = [.point(Point(0, 0)), .point(Point(0, 1200)), .point(Point(0, 400))]
-      scrollAnim.duration = 5
-      scrollAnim.autoreverses = true
-      scrollAnim.repeatCount = .infinity
-      scrollAnim.beginTime = -rng.uniform(0, 5)
+      scrollAnim.timing = .forever(5, autoreverses: true, beginTime: -rng.uniform(0, 5))
       scroll._addUncopied(scrollAnim, forKey: "scroll")
       let content = add(scroll, "content\(page)", 0, 0, screenW, 4000)
       var y = 0.0
@@ -214,11 +203,8 @@ extension _Builder {
             if !full { add(cellContent, "accessory\(count)", 366, 24, 12, 16) }
             if animate() {
               let spring = SpringAnimation(keyPath: .positionX, from: .scalar(screenW), to: .scalar(0))
-              spring.damping = rng.uniform(8, 16)
-              spring.stiffness = 150
-              spring.duration = 1.5
-              spring.beginTime = rng.uniform(0, 3)
-              spring.fillMode = .backwards
+              (spring.damping, spring.stiffness) = (rng.uniform(8, 16), 150)
+              spring.timing = MediaTiming(beginTime: rng.uniform(0, 3), duration: 1.5, fillMode: .backwards)
               cell._addUncopied(spring, forKey: "springIn")
             }
             sy += 64

@@ -129,19 +129,13 @@ struct _Builder {
   mutating func path(_ l: Layer, _ points: [Point], duration: Double) {
     let a = KeyframeAnimation(keyPath: .position)
     a.values = points.map { .point($0) }
-    a.duration = duration
-    a.autoreverses = true
-    a.repeatCount = .infinity
-    a.beginTime = -rng.uniform(0, duration)
+    a.timing = .forever(duration, autoreverses: true, beginTime: -rng.uniform(0, duration))
     l._addUncopied(a, forKey: "move")
   }
 
   mutating func wiggle(_ l: Layer, by d: Double) {
     let a = BasicAnimation(keyPath: .positionX, by: .scalar(rng.uniform(-d, d)))
-    a.duration = rng.uniform(0.5, 2)
-    a.autoreverses = true
-    a.repeatCount = .infinity
-    a.beginTime = -rng.uniform(0, 2)
+    a.timing = .forever(rng.uniform(0.5, 2), autoreverses: true, beginTime: -rng.uniform(0, 2))
     l._addUncopied(a, forKey: "wiggle")
   }
 }
