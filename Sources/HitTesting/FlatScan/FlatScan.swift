@@ -23,22 +23,92 @@ public struct FlatScan: FrameStrategy {
   @usableFromInline var maxY: [SIMD8<Float>] = []
   /// Blocks in use (the arrays may be longer).
   @usableFromInline var blockCount = 0
+  /// Each frame row's place in `rows` (-1: not scanned), so that an update after a build that
+  /// recomputed a few rows rewrites just their boxes; filled by the first such update after a
+  /// rebuild of the list (`slotsCurrent`), so a frame that rebuilds the list every time pays
+  /// nothing for them.
+  var slot: [Int32] = []
+  var slotsCurrent = false
+  /// Boxes written by the last update.
+  var _reindexed = 0
 
   public init() {}
 
+  public var counters: StrategyCounters {
+    var c = StrategyCounters()
+    c.reindexed = _reindexed
+    return c
+  }
+
+  /// Whether row r is scanned: hittable with a box that is not empty.
+  @inline(__always) static func _scans(_ frame: PresentationFrame, _ r: Int) -> Bool {
+    frame.flags[r].contains(.hittable) && frame.worldBox[r].minX <= frame.worldBox[r].maxX
+      && frame.worldBox[r].minY <= frame.worldBox[r].maxY
+  }
+
+  /// Row r's box (empty when it has none, or a NaN edge) into its lane of block `s / 8`.
+  @inline(__always) mutating func _write(_ frame: PresentationFrame, _ r: Int, at s: Int) {
+    let b = s &>> 3
+    let k = s & 7
+    let box = frame.worldBox[r]
+    let empty = !(box.minX <= box.maxX && box.minY <= box.maxY)
+    minX[b][k] = empty ? .infinity : _floatDown(box.minX)
+    minY[b][k] = empty ? .infinity : _floatDown(box.minY)
+    maxX[b][k] = empty ? -.infinity : _floatUp(box.maxX)
+    maxY[b][k] = empty ? -.infinity : _floatUp(box.maxY)
+  }
+
+  /// After a build that recomputed only `frame.changedRuns()`: rewrites those rows' boxes in
+  /// place. O(changed rows). A scanned row whose box became empty (scrolled out of its clip)
+  /// keeps its lane, with an empty box that no point hits. False (nothing is wrong yet, but the
+  /// scan list must be rebuilt) when a changed row must join the scan or is no longer hittable.
+  mutating func _moveChanged(_ frame: PresentationFrame) -> Bool {
+    if !slotsCurrent { _fillSlots(frame.count) }
+    var written = 0
+    let runs = frame.changedRuns()
+    for i in 0..<runs.count {
+      for r in runs[i].rows {
+        let s = Int(slot[r])
+        if s < 0 {
+          guard !Self._scans(frame, r) else { return false }
+          continue
+        }
+        guard frame.flags[r].contains(.hittable) else { return false }
+        _write(frame, r, at: s)
+        written += 1
+      }
+    }
+    _reindexed = written
+    return true
+  }
+
+  mutating func _fillSlots(_ n: Int) {
+    precondition(slot.count == n, "slots sized by the last rebuild")
+    slot.withUnsafeMutableBufferPointer { s in
+      s.update(repeating: -1)
+      for (k, r) in rows.enumerated() where r >= 0 { s[Int(r)] = Int32(k) }
+    }
+    slotsCurrent = true
+  }
+
   public mutating func update(with frame: PresentationFrame) {
+    let follows = binding.isFollowed(by: frame)
     binding.bind(frame)
+    if follows && _moveChanged(frame) {
+      _checkInvariants()
+      return
+    }
     rows.removeAll(keepingCapacity: true)
     if rows.capacity < frame.count + 8 { rows.reserveCapacity(frame.count + 8) }
+    slotsCurrent = false
+    // Sized here, so the update that fills them allocates nothing.
+    if slot.count != frame.count { slot = [Int32](repeating: -1, count: frame.count) }
     var r = frame.count - 1
     while r >= 0 {
-      if frame.flags[r].contains(.hittable) && frame.worldBox[r].minX <= frame.worldBox[r].maxX
-        && frame.worldBox[r].minY <= frame.worldBox[r].maxY
-      {
-        rows.append(Int32(r))
-      }
+      if Self._scans(frame, r) { rows.append(Int32(r)) }
       r -= 1
     }
+    _reindexed = rows.count
     while rows.count % 8 != 0 { rows.append(-1) }
     let blocks = rows.count / 8
     blockCount = blocks
@@ -74,7 +144,7 @@ public struct FlatScan: FrameStrategy {
 
   @inlinable public var isCurrent: Bool { binding.isCurrent }
 
-  public var memoryFootprint: Int { rows.capacity * 4 + minX.capacity * 4 * 32 }
+  public var memoryFootprint: Int { (rows.capacity + slot.capacity) * 4 + minX.capacity * 4 * 32 }
 
   @inlinable
   public func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {

@@ -27,6 +27,13 @@ public struct FrameBinding {
   /// Whether the frame still holds the build the strategy was updated with.
   @inlinable public var isCurrent: Bool { _frame.generation == _generation }
 
+  /// Whether `frame` is the bound frame built exactly once since, and that build recomputed
+  /// only its `changedRuns()`: an index updated with the bound build may then move just those
+  /// rows. Ask before `bind`.
+  public func isFollowed(by frame: PresentationFrame) -> Bool {
+    _frame === frame && frame.generation == _generation &+ 1 && !frame.recomputedEveryRow
+  }
+
   /// For a strategy's `_checkInvariants()`: the bound frame, its own invariants checked, while
   /// checks are active (`InternalChecks`); nil when they are not.
   public func _frameUnderCheck() -> PresentationFrame? {

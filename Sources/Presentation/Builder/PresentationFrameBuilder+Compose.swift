@@ -3,6 +3,8 @@ import LayerModel
 extension PresentationFrameBuilder {
   /// Pass 3 over every row. Answers the rows recomputed.
   func _composeAll(_ columns: FrameColumns) -> Int {
+    frame.recomputedEveryRow = true
+    frame._changedRunCount = 0
     let n = _layerCount
     guard n > 0 else { return 0 }
     let rows: Int
@@ -21,16 +23,59 @@ extension PresentationFrameBuilder {
   /// subtree: every map and box below it depends on its map). Answers the rows recomputed.
   func _composeChanged(_ columns: FrameColumns) -> Int {
     let n = _layerCount
-    guard n > 0 else { return 0 }
-    if rowChanged[0] != 0 { return _composeAll(columns) }
+    guard n > 0, rowChanged[0] == 0 else { return _composeAll(columns) }
+    let cap = runsPerPart
+    if partRunCount.count < threads || partRuns.count < threads * cap {
+      partRuns.reserve(threads * cap)
+      partRunCount.reserve(threads)
+      frame._changedRuns.reserve(threads * cap)
+    }
+    let rows: Int
+    let parts: Int
     if let workers = _workers, n >= BuildWorkers.minimumRowsToSplit {
       let chain = _composeChains(all: false, columns)
-      let rows = chain + _runParts(workers, .composeChanged, columns: columns) { _rowPart($0) }.rows
+      rows = chain + _runParts(workers, .composeChanged, columns: columns) { _rowPart($0) }.rows
       _clearChains()
-      return rows
+      parts = threads
+    } else {
+      inheritedEnd[0] = 0
+      rows = _composeChangedRows(0..<n, part: 0, columns)
+      parts = 1
     }
-    inheritedEnd[0] = 0
-    return _composeChangedRows(0..<n, part: 0, columns)
+    _gatherChangedRuns(parts: parts)
+    return rows
+  }
+
+  /// The parts' runs, in row order (adjacent runs joined), into the frame's `changedRuns()`;
+  /// a part that recorded too many makes the build one that recomputed every row. The runs
+  /// cover every row composed, chain rows included: a chain row is composed only under a
+  /// marked row, whose part records the run that starts there, and each later part that starts
+  /// inside that subtree records it from its start (`inheritedEnd`).
+  func _gatherChangedRuns(parts: Int) {
+    let f = frame
+    let cap = runsPerPart
+    var total = 0
+    for k in 0..<parts {
+      let c = Int(partRunCount[k])
+      guard c >= 0 else {
+        f.recomputedEveryRow = true
+        f._changedRunCount = 0
+        return
+      }
+      for i in 0..<c {
+        let run = partRuns[k * cap + i]
+        if total > 0 && f._changedRuns[total - 1].end >= run.start {
+          var last = f._changedRuns[total - 1]
+          last.end = Swift.max(last.end, run.end)
+          f._changedRuns[total - 1] = last
+        } else {
+          f._changedRuns[total] = run
+          total += 1
+        }
+      }
+    }
+    f.recomputedEveryRow = false
+    f._changedRunCount = total
   }
 
   /// Part k of the rows: equal shares, split at any row.
@@ -131,9 +176,16 @@ extension PresentationFrameBuilder {
     var done = 0
     let end = range.upperBound
     var r = range.lowerBound
+    // The runs composed, for the frame's `changedRuns()` (written in place, not through a
+    // nested function: see above).
+    let cap = runsPerPart
+    let runs = partRuns._unsafeStorage + part * cap
+    var runCount = 0
     let inherited = Swift.min(inheritedEnd[part], end)
     if inherited > r {
       done += composeRun(r, inherited)
+      runs[0] = RowRun(start: Int32(r), end: Int32(inherited))
+      runCount = 1
       r = inherited
     }
     let marks = UnsafeRawPointer(rowChanged._unsafeStorage)
@@ -148,8 +200,11 @@ extension PresentationFrameBuilder {
       }
       let stop = Swift.min(Int(f._subtreeEnd[r]), end)
       done += composeRun(r, stop)
+      if runCount < cap { runs[runCount] = RowRun(start: Int32(r), end: Int32(stop)) }
+      runCount += 1
       r = stop
     }
+    partRunCount[part] = runCount > cap ? -1 : Int32(runCount)
     return done
   }
 }

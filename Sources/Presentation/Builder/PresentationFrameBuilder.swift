@@ -103,6 +103,15 @@ public final class PresentationFrameBuilder {
   var chainMark = ColumnBuffer<UInt8>()
   var chainRows = ColumnBuffer<Int32>()
   var inheritedEnd: [Int] = []
+  /// The runs of rows each part of pass 3 recomputed (`runsPerPart` a part, from
+  /// `part * runsPerPart`) and how many (-1: more than it records), gathered into the frame's
+  /// `changedRuns()`.
+  var partRuns = ColumnBuffer<RowRun>()
+  var partRunCount = ColumnBuffer<Int32>()
+  /// A quarter of the rows, at least 64: beyond that many runs in one part, a build reports
+  /// that it recomputed every row (an index gains little from moving that many scattered rows
+  /// one by one). 2 bytes a row for each part, and as many for the frame's list.
+  var runsPerPart: Int { Swift.max(64, (_layerCount + 3) / 4) }
 
   /// The semantics' rules as plain values (the struct holds a String: reading it per layer
   /// would retain and release it).

@@ -1,14 +1,25 @@
+import Columns
 import LayerModel
 
 extension PresentationFrame {
   /// Checks the frame's structure (compiled in with `HITBENCH_INTERNAL_CHECKS`, which debug
   /// builds and so the test suite define; a no-op otherwise): rows in preorder with parents
   /// first, nested subtree ranges, guard rows on the ancestor chain, flags that imply their
-  /// prerequisites, and each model layer on exactly one row. O(rows).
+  /// prerequisites, each model layer on exactly one row, and the last build's changed runs
+  /// ascending, disjoint and within the rows (none when it recomputed every row). O(rows).
   public func _checkInvariants() {
     #if HITBENCH_INTERNAL_CHECKS
       guard InternalChecks.active else { return }
       precondition(count <= capacity, "more rows than storage")
+      precondition(!recomputedEveryRow || _changedRunCount == 0, "runs listed for a build of every row")
+      var lastEnd: Int32 = 0
+      for i in 0..<_changedRunCount {
+        let run = _changedRuns[i]
+        precondition(
+          run.start >= lastEnd && run.start < run.end && Int(run.end) <= count && (i == 0 || run.start > lastEnd),
+          "changed run \(i) (\(run.start)..<\(run.end)) out of order, empty, joinable or past the rows")
+        lastEnd = run.end
+      }
       guard count > 0 else { return }
       precondition(parent[0] == -1 && subtreeEnd[0] == Int32(count), "row 0 is the root and spans the frame")
       var seen = [Bool](repeating: false, count: count)

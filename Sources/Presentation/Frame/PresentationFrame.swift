@@ -1,3 +1,4 @@
+import Columns
 import LayerModel
 
 /// A layer's identity across frames: its index in the model tree's preorder (sublayers in
@@ -106,6 +107,11 @@ public final class PresentationFrame {
   public internal(set) var generation: UInt64 = 0
   /// Which columns the last build filled.
   public internal(set) var columns: FrameColumns = .all
+  /// Whether the last build recomputed every row; when not, `changedRuns()` lists those it did.
+  public internal(set) var recomputedEveryRow = true
+  /// The runs the last build recomputed (`changedRuns()`), `_changedRunCount` of them in use.
+  var _changedRuns = ColumnBuffer<RowRun>()
+  var _changedRunCount = 0
 
   /// The model layer of each row.
   @inlinable public var layer: Span<LayerID> {
