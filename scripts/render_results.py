@@ -85,7 +85,9 @@ def main():
         ["memory", machine.get("memory", "?")], ["kernel", machine.get("kernel", "?")],
         ["toolchain", machine.get("swift", meta.get("toolchain", "?"))], ["build", meta.get("buildFlags", "?")],
         ["commit measured", measured + note], ["date", meta.get("date", "?")], ["peers", peers],
-    ])
+    ] + [[f"`{s}` suite measured at", f"{doc['meta'].get('gitCommit', '?')} ({doc['meta'].get('date', '?')}, "
+          + f"`{doc['meta'].get('command', '?')}`)"]
+         for s, doc in docs.items() if doc and doc["meta"].get("gitCommit", measured) != measured])
     allres = [r for rs in res.values() for r in rs]
 
     # Headline: the default suite, end to end.
@@ -124,16 +126,26 @@ def main():
     v["build_table"] = table(["scene", "layers", "threads", "every column ns/layer", "structure only ns/layer (tree-walk)",
                               "timing + animations us", "composition + boxes us", "ordering us", "rows recomputed", "allocs/frame"], rows)
     rows = []
-    for f in sorted({r["animatedFraction"] for r in res["animated-fraction"]}):
-        g = find(res["animated-fraction"], animatedFraction=f, strategy="grid")
-        if g:
-            rows.append([f"{f * 100:.0f}%", fmt(g["presentationNs"]["median"] / 1000), f"{g['rowsRecomputedPerFrame']:,.0f}",
-                         fmt(g["buildTimingNs"]["median"] / 1000), fmt(g["buildComposeNs"]["median"] / 1000)])
-    v["animated_table"] = table(["animated", "build us", "rows recomputed per frame", "timing + animations us", "composition + boxes us"], rows)
-    g10 = find(res["animated-fraction"], animatedFraction=0.1, strategy="grid")
-    g100 = find(res["animated-fraction"], animatedFraction=1.0, strategy="grid")
-    v["animated_rows_10"] = f"{g10['rowsRecomputedPerFrame']:,.0f}" if g10 else "-"
-    v["animated_share_10"] = f"{g10['presentationNs']['median'] / g100['presentationNs']['median'] * 100:.0f}%" if g10 and g100 else "-"
+    af = res["animated-fraction"]
+    for kind in ["app", "idle"]:
+        for f in sorted({r["animatedFraction"] for r in sel(af, scene=kind)}):
+            g = find(af, scene=kind, animatedFraction=f, strategy="grid")
+            s = find(af, scene=kind, animatedFraction=f, strategy="flat-scan")
+            if not g or not s:
+                raise SystemExit(f"render: animated-fraction lacks grid or flat-scan for {kind} at {f}")
+            rows.append([kind, f"{f * 100:.0f}%", fmt(g["presentationNs"]["mean"] / 1000), f"{g['rowsRecomputedPerFrame']:,.0f}",
+                         fmt(g["buildTimingNs"]["mean"] / 1000), fmt(g["buildComposeNs"]["mean"] / 1000),
+                         fmt(g["updateNs"]["mean"] / 1000), fmt(s["updateNs"]["mean"] / 1000), f"{s['reindexedPerFrame']:,.0f}"])
+    v["animated_table"] = table(["scene", "animated", "build us (mean)", "rows recomputed per frame", "timing + animations us",
+                                 "composition + boxes us", "grid update us", "flat-scan update us", "flat-scan lanes rewritten"], rows)
+    afm = docs["animated-fraction"]["meta"]
+    v["animated_measured"] = f"commit {afm.get('gitCommit', '?')[:12]}, {afm.get('date', '?')}"
+    g10 = find(af, scene="app", animatedFraction=0.1, strategy="grid")
+    g100 = find(af, scene="app", animatedFraction=1.0, strategy="grid")
+    if not g10 or not g100:
+        raise SystemExit("render: animated-fraction lacks app grid at 10% or 100%")
+    v["animated_rows_10"] = f"{g10['rowsRecomputedPerFrame']:,.0f}"
+    v["animated_share_10"] = f"{g10['presentationNs']['mean'] / g100['presentationNs']['mean'] * 100:.0f}%"
 
     # Time-aware.
     rows = []
