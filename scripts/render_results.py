@@ -131,13 +131,16 @@ def main():
         for f in sorted({r["animatedFraction"] for r in sel(af, scene=kind)}):
             g = find(af, scene=kind, animatedFraction=f, strategy="grid")
             s = find(af, scene=kind, animatedFraction=f, strategy="flat-scan")
-            if not g or not s:
-                raise SystemExit(f"render: animated-fraction lacks grid or flat-scan for {kind} at {f}")
+            b = find(af, scene=kind, animatedFraction=f, strategy="bvh-refit")
+            if not g or not s or not b:
+                raise SystemExit(f"render: animated-fraction lacks grid, flat-scan or bvh-refit for {kind} at {f}")
             rows.append([kind, f"{f * 100:.0f}%", fmt(g["presentationNs"]["mean"] / 1000), f"{g['rowsRecomputedPerFrame']:,.0f}",
                          fmt(g["buildTimingNs"]["mean"] / 1000), fmt(g["buildComposeNs"]["mean"] / 1000),
-                         fmt(g["updateNs"]["mean"] / 1000), fmt(s["updateNs"]["mean"] / 1000), f"{s['reindexedPerFrame']:,.0f}"])
+                         fmt(g["updateNs"]["mean"] / 1000), fmt(s["updateNs"]["mean"] / 1000), f"{s['reindexedPerFrame']:,.0f}",
+                         fmt(b["updateNs"]["mean"] / 1000), f"{b['reindexedPerFrame']:,.0f}"])
     v["animated_table"] = table(["scene", "animated", "build us (mean)", "rows recomputed per frame", "timing + animations us",
-                                 "composition + boxes us", "grid update us", "flat-scan update us", "flat-scan lanes rewritten"], rows)
+                                 "composition + boxes us", "grid update us", "flat-scan update us", "flat-scan lanes rewritten",
+                                 "bvh-refit update us", "bvh-refit prims refitted"], rows)
     afm = docs["animated-fraction"]["meta"]
     v["animated_measured"] = f"commit {afm.get('gitCommit', '?')[:12]}, {afm.get('date', '?')}"
     g10 = find(af, scene="app", animatedFraction=0.1, strategy="grid")
