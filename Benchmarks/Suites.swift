@@ -168,7 +168,8 @@ public let animatedFractionSuite = Suite(
   for f in [0.0, 0.1, 0.5, 1.0] { Run(.app, layers: 10_000, animated: f, queries: [100], frames: 30, warmup: 5) }
   for f in [0.0, 0.01, 0.1, 1.0] {
     Run(
-      .idle, layers: 10_000, animated: f, queries: [100], strategies: [.grid, .flatScan, .bvhRefit, .flatTree, .windowGrid],
+      .idle, layers: 10_000, animated: f, queries: [100],
+      strategies: [.grid, .flatScan, .bvhRefit, .flatTree, .windowGrid],
       frames: 480, warmup: 10)
   }
 } targets: {
