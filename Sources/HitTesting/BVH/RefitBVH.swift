@@ -41,11 +41,7 @@ public struct RefitBVH: BVHStrategy {
 
   public init() {}
 
-  public var counters: StrategyCounters {
-    var c = StrategyCounters()
-    c.reindexed = _reindexed
-    return c
-  }
+  public var counters: StrategyCounters { StrategyCounters(reindexed: _reindexed) }
 
   public mutating func update(with frame: PresentationFrame) {
     let sameFrameObject = _bvh.binding.frame === frame

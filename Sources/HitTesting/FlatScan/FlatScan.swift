@@ -34,11 +34,7 @@ public struct FlatScan: FrameStrategy {
 
   public init() {}
 
-  public var counters: StrategyCounters {
-    var c = StrategyCounters()
-    c.reindexed = _reindexed
-    return c
-  }
+  public var counters: StrategyCounters { StrategyCounters(reindexed: _reindexed) }
 
   /// Whether row r is scanned: hittable with a box that is not empty.
   @inline(__always) static func _scans(_ frame: PresentationFrame, _ r: Int) -> Bool {

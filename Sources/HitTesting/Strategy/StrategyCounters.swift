@@ -13,4 +13,7 @@ public struct StrategyCounters: Sendable, Equatable {
   /// Windows (or segments) that began with this frame's update.
   public var windowsStarted = 0
   public init() {}
+
+  /// Counts of an index that reports only its re-indexed entries.
+  public init(reindexed: Int) { self.reindexed = reindexed }
 }
