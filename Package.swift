@@ -78,6 +78,8 @@ let package = Package(
     .target(name: "FileIO", swiftSettings: checked),
     // Memory owned by one value: ~Copyable buffers of trivial elements (checked indices in debug).
     .target(name: "Columns", swiftSettings: checked),
+    // Cache prefetch hints (inline C: Swift has no spelling for them).
+    .target(name: "CPrefetch"),
     // The monotonic and process CPU clocks.
     .target(name: "Clocks", swiftSettings: checked),
     // Geometry, layers, hit-test semantics, media timing and animations: the model tree.
@@ -89,7 +91,7 @@ let package = Package(
     .target(name: "SceneFormat", dependencies: ["LayerModel", "JSON", "FileIO"], swiftSettings: checked),
     // The presentation tree at time t, flattened: PresentationFrame and its builder.
     .target(
-      name: "Presentation", dependencies: ["LayerModel", "Allocations", "Columns"],
+      name: "Presentation", dependencies: ["LayerModel", "Allocations", "Columns", "CPrefetch"],
       swiftSettings: hotPath + [.enableExperimentalFeature("Lifetimes")]),
     // The hit-test strategies and the generic loops that drive them.
     .target(

@@ -16,6 +16,10 @@ import Synchronization
 final class BuildWorkers: @unchecked Sendable {
   /// Below this many rows (or layers) a pass is not worth splitting.
   static let minimumRowsToSplit = 4096
+  /// Below this many rows to recompute, an incremental pass 3 runs on the calling thread: a
+  /// few hundred rows cost less than handing half of them to a worker, which on this shared
+  /// machine is now and then descheduled for milliseconds (the build's p99).
+  static let minimumChangedRowsToSplit = 512
   static let spinNanoseconds: UInt64 = 5_000_000
 
   enum JobKind: Int {

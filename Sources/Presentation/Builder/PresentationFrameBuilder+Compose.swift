@@ -1,3 +1,4 @@
+import CPrefetch
 import LayerModel
 
 extension PresentationFrameBuilder {
@@ -32,7 +33,9 @@ extension PresentationFrameBuilder {
     }
     let rows: Int
     let parts: Int
-    if let workers = _workers, n >= BuildWorkers.minimumRowsToSplit {
+    if let workers = _workers, n >= BuildWorkers.minimumRowsToSplit,
+      _markedRowsReach(BuildWorkers.minimumChangedRowsToSplit)
+    {
       let chain = _composeChains(all: false, columns)
       rows = chain + _runParts(workers, .composeChanged, columns: columns) { _rowPart($0) }.rows
       _clearChains()
@@ -44,6 +47,31 @@ extension PresentationFrameBuilder {
     }
     _gatherChangedRuns(parts: parts)
     return rows
+  }
+
+  /// Whether the marked rows' subtrees hold at least `count` rows (the scan stops there).
+  /// Scans eight marks at a time.
+  func _markedRowsReach(_ count: Int) -> Bool {
+    let n = _layerCount
+    let marks = UnsafeRawPointer(rowChanged._unsafeStorage)
+    let subtreeEnd = frame._subtreeEnd
+    var rows = 0
+    var r = 0
+    while r < n {
+      if r + 8 <= n && marks.loadUnaligned(fromByteOffset: r, as: UInt64.self) == 0 {
+        r += 8
+        continue
+      }
+      if marks.load(fromByteOffset: r, as: UInt8.self) == 0 {
+        r += 1
+        continue
+      }
+      let end = Int(subtreeEnd[r])
+      rows += end - r
+      if rows >= count { return true }
+      r = end
+    }
+    return false
   }
 
   /// The parts' runs, in row order (adjacent runs joined), into the frame's `changedRuns()`;
@@ -189,23 +217,50 @@ extension PresentationFrameBuilder {
       r = inherited
     }
     let marks = UnsafeRawPointer(rowChanged._unsafeStorage)
-    while r < end {
-      if r + 8 <= end && marks.loadUnaligned(fromByteOffset: r, as: UInt64.self) == 0 {
-        r += 8
-        continue
+    let subtreeEnd = f._subtreeEnd
+    // In batches, so that cold cache lines are waited for together, not one by one: the rows
+    // of a sparse build are scattered and, after a frame interval asleep, not in cache.
+    // 1. the next `batchMarks` marks (a sequential scan), their subtree ends and layers
+    //    prefetched; 2. their subtrees (a mark inside an earlier one's subtree is skipped),
+    //    each one's rows prefetched; 3. composed.
+    let batchMarks = 32
+    return withUnsafeTemporaryAllocation(of: RowRun.self, capacity: batchMarks) { batch in
+      var stop = r
+      while r < end {
+        var found = 0
+        while r < end && found < batchMarks {
+          if r + 8 <= end && marks.loadUnaligned(fromByteOffset: r, as: UInt64.self) == 0 {
+            r += 8
+            continue
+          }
+          if marks.load(fromByteOffset: r, as: UInt8.self) != 0 {
+            hitbench_prefetch_read(subtreeEnd.baseAddress! + r)
+            composer.prefetchHead(r)
+            batch[found].start = Int32(r)
+            found += 1
+          }
+          r += 1
+        }
+        var runsFound = 0
+        for k in 0..<found {
+          let q = Int(batch[k].start)
+          guard q >= stop else { continue }
+          stop = Swift.min(Int(subtreeEnd[q]), end)
+          batch[runsFound] = RowRun(start: Int32(q), end: Int32(stop))
+          composer.prefetch(q, Swift.min(stop, q + 8))
+          runsFound += 1
+        }
+        for k in 0..<runsFound {
+          let run = batch[k]
+          done += composeRun(Int(run.start), Int(run.end))
+          if runCount < cap { runs[runCount] = run }
+          runCount += 1
+        }
+        r = Swift.max(r, stop)
       }
-      if rowChanged[r] == 0 {
-        r += 1
-        continue
-      }
-      let stop = Swift.min(Int(f._subtreeEnd[r]), end)
-      done += composeRun(r, stop)
-      if runCount < cap { runs[runCount] = RowRun(start: Int32(r), end: Int32(stop)) }
-      runCount += 1
-      r = stop
+      partRunCount[part] = runCount > cap ? -1 : Int32(runCount)
+      return done
     }
-    partRunCount[part] = runCount > cap ? -1 : Int32(runCount)
-    return done
   }
 }
 
@@ -366,6 +421,47 @@ struct _RowComposer {
     }
     worldBox[r] = wb
     clipRow[r] = rowFlags.contains(.clips) ? Int32(r) : Int32(clip)
+  }
+
+  /// Prefetches what composing rows `lo ..< hi` reads and writes on the lean path (and the
+  /// parent row's maps and the clip row's box, which the first row reads): a hint, no result
+  /// depends on it.
+  @inline(__always)
+  func prefetchHead(_ r: Int) {
+    hitbench_prefetch_read(layer + r)
+    hitbench_prefetch_read(parent + r)
+  }
+
+  @inline(__always)
+  func prefetch(_ lo: Int, _ hi: Int) {
+    let pr = Int(parent[lo])
+    if pr >= 0 {
+      hitbench_prefetch_read(toWorld + pr)
+      if world {
+        hitbench_prefetch_read(fromWorld + pr)
+        let clip = Int(clipRow[pr])
+        if clip >= 0 { hitbench_prefetch_read(worldBox + clip) }
+      }
+    }
+    for r in lo..<hi {
+      let m = Int(layer[r].rawValue)
+      hitbench_prefetch_read(presentValues + m)
+      hitbench_prefetch_read(UnsafeRawPointer(presentValues + m) + 64)
+      hitbench_prefetch_read(affineTransform + m)
+      hitbench_prefetch_read(linearInverse + m)
+      hitbench_prefetch_read(bits + m)
+      hitbench_prefetch_read(leanLevel + m)
+      hitbench_prefetch_write(toWorld + r)
+      hitbench_prefetch_write(fromParent + r)
+      hitbench_prefetch_write(bounds + r)
+      hitbench_prefetch_write(flags + r)
+      if world {
+        hitbench_prefetch_write(fromWorld + r)
+        hitbench_prefetch_write(worldBox + r)
+        hitbench_prefetch_write(guardRow + r)
+        hitbench_prefetch_write(clipRow + r)
+      }
+    }
   }
 
   /// Applies the injected faults to layer m's level results: its hit region shrunk, its map into

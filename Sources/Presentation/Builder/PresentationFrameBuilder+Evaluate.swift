@@ -1,3 +1,4 @@
+import CPrefetch
 import LayerModel
 
 extension PresentationFrameBuilder {
@@ -82,12 +83,27 @@ extension PresentationFrameBuilder {
       let program = scene.animations
       let model = UnsafePointer(scene.lean._unsafeStorage)
       let present = presentValues._unsafeStorage
+      let timingParent = scene.timingParent._unsafeStorage
+      let rowOf = self.rowOf._unsafeStorage
+      let orderKey = self.orderKey._unsafeStorage
       var keys = 0
       // In blocks, so that the track loop's second pass and the marks find the block's tracks
       // still in cache (one pass over memory instead of four on large scenes).
       var lo = range.lowerBound
       while lo < range.upperBound {
         let block = lo..<Swift.min(lo + 256, range.upperBound)
+        // Tracks are scattered over the layers: their lines are asked for together first (see
+        // `_composeChangedRows`).
+        for i in block {
+          let m = Int(tr[i].layer)
+          hitbench_prefetch_read(timingParent + m)
+          hitbench_prefetch_read(model + m)
+          hitbench_prefetch_read(UnsafeRawPointer(model + m) + 64)
+          hitbench_prefetch_write(present + m)
+          hitbench_prefetch_write(UnsafeRawPointer(present + m) + 64)
+          hitbench_prefetch_read(rowOf + m)
+          hitbench_prefetch_read(orderKey + m)
+        }
         for i in block { trackTime[i] = _localTime(Int(tr[i].layer)) }
         let changedCount = program.evaluateTracks(
           tr, block, localTimes: trackTime._unsafeStorage, model: model, present: present,

@@ -122,6 +122,7 @@ public final class PresentationFrameBuilder {
   var _built = false
   var _lastAnimated = true
   var _lastColumns: FrameColumns = []
+  var _lastRowsRecomputed = 0
   var _topologyVersion = -1
   var _evaluationVersion = -1
   var _changeVersion = -1
@@ -185,11 +186,11 @@ public final class PresentationFrameBuilder {
     stats.full = full
 
     let t0 = _now()
-    if _layerCount >= BuildWorkers.minimumRowsToSplit { _workers?.wake() }
-    _timeNodes(time, animated: animated)
     // A layer whose sublayerTransform reaches its sublayers' maps (now, or at the last build)
     // changed: its sublayers' level maps may change too; evaluate every layer.
     let evaluateAll = full || changes.layers.contains { _isContextBearing(Int($0)) || hasContext[Int($0)] }
+    if _expectsSplit(evaluateAll: evaluateAll) { _workers?.wake() }
+    _timeNodes(time, animated: animated)
     var keys = 0
     if evaluateAll {
       keys = _pass1All(animated: animated)
@@ -219,6 +220,7 @@ public final class PresentationFrameBuilder {
       stats.rowsRecomputed = _composeChanged(columns)
     }
     let t3 = _now()
+    _lastRowsRecomputed = stats.rowsRecomputed
     stats.timingNs = t1 &- t0
     stats.orderNs = t2 &- t1
     stats.composeNs = t3 &- t2
@@ -227,6 +229,16 @@ public final class PresentationFrameBuilder {
     _lastColumns = columns
     f._checkInvariants()
     return f
+  }
+
+  /// Whether this build will likely split a pass between threads (a full one, or one like the
+  /// last): then the workers are woken as it starts, so that their wake-up overlaps pass 1. A
+  /// build that recomputes a few rows leaves them asleep.
+  func _expectsSplit(evaluateAll: Bool) -> Bool {
+    guard _workers != nil, _layerCount >= BuildWorkers.minimumRowsToSplit else { return false }
+    return evaluateAll || tracks.count >= BuildWorkers.minimumRowsToSplit
+      || alwaysEvaluated.count >= BuildWorkers.minimumRowsToSplit
+      || _lastRowsRecomputed >= BuildWorkers.minimumChangedRowsToSplit
   }
 
   /// Sizes every column for the scene and forgets the previous build.
@@ -369,14 +381,18 @@ public final class PresentationFrameBuilder {
     return b.contains(.hasSublayerTransform) || b.contains(.generalAnimations)
   }
 
-  /// Local times of the layers with their own timing, parents first.
+  /// Local times of the layers with their own timing, parents first (the scene lists them: a
+  /// still screen pays for its timed layers, not for its layers).
   func _timeNodes(_ time: Double, animated: Bool) {
     guard animated else { return }
     let tp = scene.timingParent._unsafeStorage
-    for m in 0..<_layerCount where tp[m] == Int32(m) {
-      let above = m == 0 ? -1 : Int(tp[Int(scene.parent[m])])
-      let parentTime = above < 0 ? time : nodeTime[above]
-      nodeTime[m] = scene.timings[Int(scene.timingSlot[m])].layerLocalTime(fromParent: parentTime)
+    scene.timingNodes.withUnsafeBufferPointer { nodes in
+      for node in nodes {
+        let m = Int(node)
+        let above = m == 0 ? -1 : Int(tp[Int(scene.parent[m])])
+        let parentTime = above < 0 ? time : nodeTime[above]
+        nodeTime[m] = scene.timings[Int(scene.timingSlot[m])].layerLocalTime(fromParent: parentTime)
+      }
     }
   }
 

@@ -20,6 +20,7 @@ extension CompiledScene {
           && same(a.m31, b.m31) && same(a.m32, b.m32) && same(a.m33, b.m33) && same(a.m34, b.m34)
           && same(a.m41, b.m41) && same(a.m42, b.m42) && same(a.m43, b.m43) && same(a.m44, b.m44)
       }
+      var timedSeen = 0
       for m in 0..<n {
         let l = layers[m]
         precondition(index[ObjectIdentifier(l)] == Int32(m), "compiled scene: layer \(m)'s id")
@@ -68,6 +69,12 @@ extension CompiledScene {
         precondition(
           f.contains(.hasTiming) ? tp == m : tp == (m == 0 ? -1 : Int(timingParent[Int(parent[m])])),
           "compiled scene: layer \(m)'s timing link")
+        if f.contains(.hasTiming) {
+          precondition(
+            timedSeen < timingNodes.count && timingNodes[timedSeen] == Int32(m),
+            "compiled scene: layer \(m) is not in the timing nodes' list")
+          timedSeen += 1
+        }
         let r0 = Int(animationStart[m])
         let r1 = Int(animationEnd[m])
         precondition(
@@ -75,6 +82,7 @@ extension CompiledScene {
             && (r1 > r0) == !l._animations.isEmpty,
           "compiled scene: layer \(m)'s animations")
       }
+      precondition(timedSeen == timingNodes.count, "compiled scene: the timing nodes' list")
       precondition(
         animatedLayers == (0..<n).compactMap { bits[$0].contains(.animated) ? Int32($0) : nil },
         "compiled scene: the animated layers")

@@ -66,6 +66,8 @@ public final class CompiledScene: LayerTreeObserver {
   package private(set) var timings: [MediaTiming] = []
   /// The nearest layer at or above m with its own timing (-1: none, local time is the clock).
   package private(set) var timingParent = ColumnBuffer<Int32>()
+  /// The layers with their own timing, in preorder (parents first): what a build times.
+  package private(set) var timingNodes: [Int32] = []
 
   // Animations: `program` is the form compilation appends to; between edits only the frozen
   // form is kept (the arrays are thawed from it for an edit, then dropped: held twice, the
@@ -303,9 +305,11 @@ public final class CompiledScene: LayerTreeObserver {
   private func _linkTimings() {
     let n = layers.count
     timingParent.reserve(n)
+    timingNodes.removeAll(keepingCapacity: true)
     for m in 0..<n {
       if bits[m].contains(.hasTiming) {
         timingParent[m] = Int32(m)
+        timingNodes.append(Int32(m))
       } else {
         timingParent[m] = m == 0 ? -1 : timingParent[Int(parent[m])]
       }
