@@ -100,15 +100,8 @@ extension FrozenAnimationProgram {
     changed: UnsafeMutablePointer<UInt8>, scratch: UnsafeMutablePointer<ActiveTime>
   ) -> Int {
     for i in range {
-      let track = tracks + i
       // A progress of NaN marks "not applied" (an applied one is in [0, 1]).
-      scratch[i] =
-        MediaTiming._activeTime(
-          atParentTime: localTimes[i], beginTime: track.pointee.beginTime, speed: track.pointee.speed,
-          timeOffset: track.pointee.timeOffset, iterationDuration: track.pointee.iterationDuration,
-          activeDuration: track.pointee.activeDuration, autoreverses: track.pointee.autoreverses,
-          fillsBackwards: track.pointee.fillsBackwards, holdsEnd: track.pointee.holdsEnd)
-        ?? ActiveTime(progress: .nan, cycle: 0, seconds: 0)
+      scratch[i] = _activeTime(tracks + i, localTimes[i]) ?? ActiveTime(progress: .nan, cycle: 0, seconds: 0)
     }
     var count = 0
     for i in range {
@@ -123,14 +116,7 @@ extension FrozenAnimationProgram {
       if at.progress.isNaN {
         v = model[m].load(o, w)
       } else if track.pointee.isPointTrack {
-        // The commonest track (a plain position keyframe track): `_leanKeyframeValue`'s
-        // arithmetic on two scalars.
-        let keys = track.pointee.property.keys
-        let kt = times[range: keys.keyRange]
-        let f = _paced(track.pointee.property.timingFunction, at.progress)
-        let (lo, u) = _segment(Int(track.pointee.record), kt, f)
-        let p = numbers.baseAddress! + Int(keys.valueRange.start) + 2 * lo
-        v = SIMD4(p[0] + (p[2] - p[0]) * u, p[1] + (p[3] - p[1]) * u, 0, 0)
+        v = _pointTrackValue(track, at)
       } else if let value = _leanValue(
         Int(track.pointee.record), track.pointee.property, at, under: model[m].load(o, w))
       {
@@ -154,5 +140,42 @@ extension FrozenAnimationProgram {
       changed[i] = differs ? 1 : 0
     }
     return count
+  }
+
+  /// Track `track`'s active time at its layer's local time `t` (nil: not applied).
+  @inline(__always) func _activeTime(_ track: UnsafePointer<LeanTrack>, _ t: Double) -> ActiveTime? {
+    MediaTiming._activeTime(
+      atParentTime: t, beginTime: track.pointee.beginTime, speed: track.pointee.speed,
+      timeOffset: track.pointee.timeOffset, iterationDuration: track.pointee.iterationDuration,
+      activeDuration: track.pointee.activeDuration, autoreverses: track.pointee.autoreverses,
+      fillsBackwards: track.pointee.fillsBackwards, holdsEnd: track.pointee.holdsEnd)
+  }
+
+  /// The commonest track (a plain position keyframe track) at `at`: `_leanKeyframeValue`'s
+  /// arithmetic on two scalars.
+  @inline(__always) func _pointTrackValue(_ track: UnsafePointer<LeanTrack>, _ at: ActiveTime) -> SIMD4<Double> {
+    let keys = track.pointee.property.keys
+    let kt = times[range: keys.keyRange]
+    let f = _paced(track.pointee.property.timingFunction, at.progress)
+    let (lo, u) = _segment(Int(track.pointee.record), kt, f)
+    let p = numbers.baseAddress! + Int(keys.valueRange.start) + 2 * lo
+    return SIMD4(p[0] + (p[2] - p[0]) * u, p[1] + (p[3] - p[1]) * u, 0, 0)
+  }
+
+  /// One track applied to its layer's numbers `v` (its model numbers) at the layer's local time
+  /// `t`: `evaluateTracks`' arithmetic for one layer, so a layer evaluated alone gets the same
+  /// bits as in a build. For a lazy evaluation, which otherwise reads the track's timing and
+  /// property out of its record on every frame.
+  @inline(__always) package func applyTrack(
+    _ track: UnsafePointer<LeanTrack>, to v: inout LeanValues, atLocalTime t: Double
+  ) {
+    guard let at = _activeTime(track, t) else { return }
+    let o = Int(track.pointee.property.offset)
+    let w = Int(track.pointee.property.width)
+    if track.pointee.isPointTrack {
+      v.store(_pointTrackValue(track, at), o, w)
+    } else if let value = _leanValue(Int(track.pointee.record), track.pointee.property, at, under: v.load(o, w)) {
+      v.store(value, o, w)
+    }
   }
 }

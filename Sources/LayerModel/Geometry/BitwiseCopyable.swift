@@ -10,3 +10,7 @@ extension Interval: BitwiseCopyable {}
 extension ActiveTime: BitwiseCopyable {}
 extension LayerState: BitwiseCopyable {}
 extension LeanValues: BitwiseCopyable {}
+extension AnimationRecord.Kind: BitwiseCopyable {}
+extension LeanKeys: BitwiseCopyable {}
+extension LeanProperty: BitwiseCopyable {}
+extension LeanTrack: BitwiseCopyable {}

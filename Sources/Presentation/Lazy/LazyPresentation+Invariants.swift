@@ -3,7 +3,7 @@ import LayerModel
 extension LazyPresentation {
   /// Checks the evaluation state (with `HITBENCH_INTERNAL_CHECKS`): the columns sized for the
   /// scene; the frame's rows the model layers (row m is layer m, with its parent and subtree);
-  /// depths; the static order a permutation of the rows; and the stamps: none from a later
+  /// depths; lean tracks their layers'; the static order a permutation of the rows; and the stamps: none from a later
   /// frame than the current one, a row composed in this frame evaluated in it (or pinned) and
   /// every composed or evaluated row's parent done first (`ensure` and `evaluate` work top
   /// down), a pinned row pinned whole under a pinned parent (`pin`'s contract: nothing above it
@@ -15,6 +15,7 @@ extension LazyPresentation {
       let n = scene.count
       let sizes = [
         evaluated.count, composed.count, sorted.count, depth.count, rank.count, leanStamp.count, chain.count,
+        leanTrackSlot.count,
       ]
       precondition(sizes.allSatisfy { $0 >= n }, "lazy presentation: columns smaller than the scene's \(n) layers")
       let f = builder.frame
@@ -32,6 +33,10 @@ extension LazyPresentation {
         precondition(
           r >= 0 && r < n && !seen[r], "lazy presentation: static rank \(r) of layer \(m) out of range or shared")
         seen[r] = true
+        let slot = Int(leanTrackSlot[m])
+        precondition(
+          slot < 0 || (slot < leanTracks.count && leanTracks[slot].layer == Int32(m)),
+          "lazy presentation: layer \(m)'s lean track")
         let e = evaluated[m]
         let c = composed[m]
         precondition(

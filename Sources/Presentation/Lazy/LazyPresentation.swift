@@ -39,6 +39,10 @@ public final class LazyPresentation {
   var leanGuard = ColumnBuffer<Int32>()
   var leanHittable = ColumnBuffer<Bool>()
   var leanInverse = ColumnBuffer<LinearInverse>()
+  /// Per layer `canDecideLean` accepted with a single lean animation: its track in
+  /// `leanTracks` (its timing and property read out of the record once), or -1.
+  var leanTrackSlot = ColumnBuffer<Int32>()
+  var leanTracks = ColumnBuffer<LeanTrack>()
 
   /// Whether the hit-test order is the same at every time (no animation moves a zPosition, or
   /// the semantics ignore it): then `rank` orders candidates.
@@ -107,6 +111,8 @@ public final class LazyPresentation {
     leanGuard.reserve(Swift.max(n, 1), filling: -1)
     leanHittable.reserve(Swift.max(n, 1), filling: false)
     leanInverse.reserve(Swift.max(n, 1), filling: LinearInverse(.identity))
+    leanTrackSlot.reserve(Swift.max(n, 1), filling: -1)
+    leanTracks.reserve(0)
     _checkInvariants()
   }
 
@@ -164,6 +170,13 @@ public final class LazyPresentation {
       !pb.contains(.hasSublayerTransform), !frame.flags[p].contains(.worldProjective)
     else { return false }
     leanInverse[m] = LinearInverse(scene.affineTransform[m])
+    leanTrackSlot[m] = -1
+    if b.contains(.animated),
+      let track = scene.animations.track(layer: m, records: scene.animationStart[m]..<scene.animationEnd[m])
+    {
+      leanTrackSlot[m] = Int32(leanTracks.count)
+      leanTracks.resize(leanTracks.count + 1, filling: track)
+    }
     return true
   }
 
@@ -192,8 +205,14 @@ public final class LazyPresentation {
     }
     let bits = scene.bits[m]
     if animated && bits.contains(.animated), let program = _animations {
-      let range = scene.animationStart[m]..<scene.animationEnd[m]
-      program._withUnsafeGuaranteedRef { $0.applyLean(range, to: &v, atParentTime: time) }
+      let slot = Int(leanTrackSlot[m])
+      if slot >= 0 {
+        let track = UnsafePointer(leanTracks._unsafeStorage + slot)
+        program._withUnsafeGuaranteedRef { $0.applyTrack(track, to: &v, atLocalTime: time) }
+      } else {
+        let range = scene.animationStart[m]..<scene.animationEnd[m]
+        program._withUnsafeGuaranteedRef { $0.applyLean(range, to: &v, atParentTime: time) }
+      }
     }
     let (map, inverse, lf, box) = LeanLevel.compute(
       v, transform: scene.affineTransform[m], bits: bits, rules: builder._rules, inverse: leanInverse[m])
