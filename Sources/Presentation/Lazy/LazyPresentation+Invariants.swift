@@ -14,8 +14,7 @@ extension LazyPresentation {
       guard InternalChecks.active else { return }
       let n = scene.count
       let sizes = [
-        evaluated.count, composed.count, sorted.count, depth.count, rank.count, leanStamp.count, chain.count,
-        leanTrackSlot.count,
+        evaluated.count, composed.count, sorted.count, depth.count, rank.count, leanRows.count, chain.count,
       ]
       precondition(sizes.allSatisfy { $0 >= n }, "lazy presentation: columns smaller than the scene's \(n) layers")
       let f = builder.frame
@@ -33,7 +32,7 @@ extension LazyPresentation {
         precondition(
           r >= 0 && r < n && !seen[r], "lazy presentation: static rank \(r) of layer \(m) out of range or shared")
         seen[r] = true
-        let slot = Int(leanTrackSlot[m])
+        let slot = Int(leanRows[m].trackSlot)
         precondition(
           slot < 0 || (slot < leanTracks.count && leanTracks[slot].layer == Int32(m)),
           "lazy presentation: layer \(m)'s lean track")

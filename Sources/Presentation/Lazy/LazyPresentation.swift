@@ -31,17 +31,10 @@ public final class LazyPresentation {
   var _changeVersion = -1
   /// The stamp of a row that holds at every time (`pin`).
   static let permanent = UInt32.max
-  /// Per layer, for `leanCandidate`: the frame stamp of its row, and the row (map from the
-  /// world, local bounds, hittable, first guard row).
-  var leanStamp = ColumnBuffer<UInt32>()
-  var leanFromWorld = ColumnBuffer<AffineMap>()
-  var leanBounds = ColumnBuffer<Box>()
-  var leanGuard = ColumnBuffer<Int32>()
-  var leanHittable = ColumnBuffer<Bool>()
-  var leanInverse = ColumnBuffer<LinearInverse>()
-  /// Per layer `canDecideLean` accepted with a single lean animation: its track in
-  /// `leanTracks` (its timing and property read out of the record once), or -1.
-  var leanTrackSlot = ColumnBuffer<Int32>()
+  /// Per layer, for `leanCandidate`: its lean row (`LeanRow`).
+  var leanRows = ColumnBuffer<LeanRow>()
+  /// The single lean animations of the layers `canDecideLean` accepted (`LeanRow.trackSlot`):
+  /// their timing and property read out of the record once.
   var leanTracks = ColumnBuffer<LeanTrack>()
 
   /// Whether the hit-test order is the same at every time (no animation moves a zPosition, or
@@ -105,13 +98,7 @@ public final class LazyPresentation {
     f.columns = columns
     composer = _RowComposer(builder, columns)
     stamp = 0
-    leanStamp.reserve(Swift.max(n, 1), filling: 0)
-    leanFromWorld.reserve(Swift.max(n, 1), filling: .identity)
-    leanBounds.reserve(Swift.max(n, 1), filling: .nothing)
-    leanGuard.reserve(Swift.max(n, 1), filling: -1)
-    leanHittable.reserve(Swift.max(n, 1), filling: false)
-    leanInverse.reserve(Swift.max(n, 1), filling: LinearInverse(.identity))
-    leanTrackSlot.reserve(Swift.max(n, 1), filling: -1)
+    leanRows.reserve(Swift.max(n, 1), filling: LeanRow())
     leanTracks.reserve(0)
     _checkInvariants()
   }
@@ -132,7 +119,7 @@ public final class LazyPresentation {
         if evaluated[m] != Self.permanent { evaluated[m] = 0 }
         if composed[m] != Self.permanent { composed[m] = 0 }
         sorted[m] = 0
-        leanStamp[m] = 0
+        leanRows[m].stamp = 0
       }
       stamp = 1
     }
@@ -169,14 +156,16 @@ public final class LazyPresentation {
     guard b.contains(.affineTransform), !b.contains(.generalAnimations), scene.timingParent[m] < 0,
       !pb.contains(.hasSublayerTransform), !frame.flags[p].contains(.worldProjective)
     else { return false }
-    leanInverse[m] = LinearInverse(scene.affineTransform[m])
-    leanTrackSlot[m] = -1
+    var row = LeanRow()
+    row.transform = scene.affineTransform[m]
+    row.inverse = LinearInverse(row.transform)
     if b.contains(.animated),
       let track = scene.animations.track(layer: m, records: scene.animationStart[m]..<scene.animationEnd[m])
     {
-      leanTrackSlot[m] = Int32(leanTracks.count)
+      row.trackSlot = Int32(leanTracks.count)
       leanTracks.resize(leanTracks.count + 1, filling: track)
     }
+    leanRows[m] = row
     return true
   }
 
@@ -186,17 +175,18 @@ public final class LazyPresentation {
   /// equals `frame.isCandidate` on a built frame bit for bit. About one lean evaluation the
   /// first time in a frame, an affine map and four compares after.
   @inline(__always) public func leanCandidate(_ m: Int, _ p: Point) -> Bool {
-    if leanStamp[m] != stamp { _composeLean(m) }
-    guard leanHittable[m] else { return false }
-    let q = leanFromWorld[m].apply(p)
-    let b = leanBounds[m]
+    let row = leanRows._unsafeStorage + m
+    if row.pointee.stamp != stamp { _composeLean(m, row) }
+    // An unhittable row's bounds are empty: no point passes.
+    let q = row.pointee.fromWorld.apply(p)
+    let b = row.pointee.bounds
     guard q.x >= b.minX && q.x < b.maxX && q.y >= b.minY && q.y < b.maxY else { return false }
-    let row = Int(leanGuard[m])
-    return _frame._withUnsafeGuaranteedRef { $0._guardChainAdmits(row, p) }
+    let guardRow = Int(row.pointee.guardRow)
+    return _frame._withUnsafeGuaranteedRef { $0._guardChainAdmits(guardRow, p) }
   }
 
   /// Layer m's lean row at this frame's time (see `leanCandidate`).
-  func _composeLean(_ m: Int) {
+  func _composeLean(_ m: Int, _ row: UnsafeMutablePointer<LeanRow>) {
     var v = scene.lean[m]
     let p = Int(scene.parent[m])
     // The parent's row, read through a guaranteed reference (no reference count).
@@ -205,7 +195,7 @@ public final class LazyPresentation {
     }
     let bits = scene.bits[m]
     if animated && bits.contains(.animated), let program = _animations {
-      let slot = Int(leanTrackSlot[m])
+      let slot = Int(row.pointee.trackSlot)
       if slot >= 0 {
         let track = UnsafePointer(leanTracks._unsafeStorage + slot)
         program._withUnsafeGuaranteedRef { $0.applyTrack(track, to: &v, atLocalTime: time) }
@@ -215,18 +205,17 @@ public final class LazyPresentation {
       }
     }
     let (map, inverse, lf, box) = LeanLevel.compute(
-      v, transform: scene.affineTransform[m], bits: bits, rules: builder._rules, inverse: leanInverse[m])
+      v, transform: row.pointee.transform, bits: bits, rules: builder._rules, inverse: row.pointee.inverse)
     var reachable =
       lf & PresentationFrameBuilder.localAdmitted != 0 && lf & PresentationFrameBuilder.localInvertible != 0
       && parentFlags.contains(.reachable)
     let tw = AffineMap.concat(map, parentToWorld)
     if reachable && GeometryLimits.isTooDistorted(tw.a, tw.b, tw.c, tw.d) { reachable = false }
-    leanFromWorld[m] = AffineMap.concat(parentFromWorld, inverse)
-    leanBounds[m] = box
-    leanHittable[m] = reachable && box.maxX > box.minX && box.maxY > box.minY
+    row.pointee.fromWorld = AffineMap.concat(parentFromWorld, inverse)
+    row.pointee.bounds = reachable && box.maxX > box.minX && box.maxY > box.minY ? box : .nothing
     let guardBits = PresentationFrame.Flags.clips.rawValue | PresentationFrame.Flags.projective.rawValue
-    leanGuard[m] = parentFlags.rawValue & guardBits == 0 ? parentGuard : Int32(p)
-    leanStamp[m] = stamp
+    row.pointee.guardRow = parentFlags.rawValue & guardBits == 0 ? parentGuard : Int32(p)
+    row.pointee.stamp = stamp
     evaluations &+= 1
   }
 
@@ -340,4 +329,22 @@ public final class LazyPresentation {
     let kb = builder.orderKey[b]
     return ka != kb ? ka > kb : a > b
   }
+}
+
+/// A lean candidate's row at one frame and what composing it needs, in one record of three
+/// cache lines: a query's candidates are scattered over the scene, and a column each (seven
+/// of them) cost a cache miss each. The stamp says which frame the row is for; an unhittable
+/// row keeps empty bounds (so the exact test needs no flag).
+struct LeanRow: BitwiseCopyable {
+  var stamp: UInt32 = 0
+  /// The first guard row above it (-1: none).
+  var guardRow: Int32 = -1
+  /// Its single lean animation in `leanTracks` (-1: none, or not one track).
+  var trackSlot: Int32 = -1
+  var _padding: Int32 = 0
+  var bounds = Box.nothing
+  var fromWorld = AffineMap.identity
+  /// Its (constant) transform's linear part inverted, and the transform.
+  var inverse = LinearInverse(.identity)
+  var transform = AffineMap.identity
 }
