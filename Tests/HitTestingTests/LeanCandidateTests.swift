@@ -13,7 +13,7 @@ import Testing
 @Suite struct LeanCandidateTests {
   @Test(arguments: HitTestSemantics.presets)
   func unhittableParticlesAreRefusedAsTheReferenceRefusesThem(_ semantics: HitTestSemantics) {
-    let layers = TestSize.pick(full: 4000, fast: 1500)
+    let layers = TestSize.pick(full: 4000, fast: 800)
     let root = SceneGenerator(kind: .particles, layers: layers, animatedFraction: 1, seed: 31).make()
     var rng = SplitMix64(seed: 17)
     var unhittable = 0
@@ -30,13 +30,13 @@ import Testing
     #expect(unhittable * 2 > root.sublayers.count, "most particles cannot be hit")
     let builder = PresentationFrameBuilder(root: root, semantics: semantics)
     let kinds: [StrategyKind] = [.lazyWalk, .windowGrid, .linearBVH, .staggerGrid]
-    for t in [0.3, 1.7, 2.45] {
+    for t in TestSize.pick(full: [0.3, 1.7, 2.45], fast: [0.3, 2.45]) {
       builder.build(at: t)
       // Points at the centres of the particles that cannot be hit (in their boxes all the same).
       let f = builder.frame
       var points: [Point] = []
       var owners: [LayerID] = []
-      for r in 1..<f.count where points.count < 600 {
+      for r in 1..<f.count where points.count < 400 {
         let l = builder.layer(f.layer[r])
         guard l.isHidden || l.opacity == 0 || !l.isUserInteractionEnabled || !l.transform.isIdentity else { continue }
         let b = f.bounds[r]
