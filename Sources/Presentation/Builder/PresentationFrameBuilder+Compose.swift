@@ -50,28 +50,36 @@ extension PresentationFrameBuilder {
   }
 
   /// Whether the marked rows' subtrees hold at least `count` rows (the scan stops there).
-  /// Scans eight marks at a time.
   func _markedRowsReach(_ count: Int) -> Bool {
     let n = _layerCount
     let marks = UnsafeRawPointer(rowChanged._unsafeStorage)
     let subtreeEnd = frame._subtreeEnd
     var rows = 0
-    var r = 0
+    var r = Self._nextMarked(marks, from: 0, before: n)
     while r < n {
-      if r + 8 <= n && marks.loadUnaligned(fromByteOffset: r, as: UInt64.self) == 0 {
-        r += 8
-        continue
-      }
-      if marks.load(fromByteOffset: r, as: UInt8.self) == 0 {
-        r += 1
-        continue
-      }
       let end = Int(subtreeEnd[r])
       rows += end - r
       if rows >= count { return true }
-      r = end
+      r = Self._nextMarked(marks, from: end, before: n)
     }
     return false
+  }
+
+  /// The first row in `r ..< end` whose mark (one byte a row in `marks`) is set, or `end`:
+  /// eight marks at a time over unmarked stretches.
+  @inline(__always)
+  static func _nextMarked(_ marks: UnsafeRawPointer, from r: Int, before end: Int) -> Int {
+    var r = r
+    while r < end {
+      if r + 8 <= end && marks.loadUnaligned(fromByteOffset: r, as: UInt64.self) == 0 {
+        r += 8
+      } else if marks.load(fromByteOffset: r, as: UInt8.self) == 0 {
+        r += 1
+      } else {
+        return r
+      }
+    }
+    return end
   }
 
   /// The parts' runs, in row order (adjacent runs joined), into the frame's `changedRuns()`;
@@ -182,7 +190,7 @@ extension PresentationFrameBuilder {
 
   /// The marked rows' subtrees within `range`, which is part `part` (it first recomputes up to
   /// `inheritedEnd[part]` when it starts inside a marked subtree), skipping chain rows when
-  /// split, clearing the marks. Scans eight marks at a time. Answers the rows composed.
+  /// split, clearing the marks. Answers the rows composed.
   func _composeChangedRows(_ range: Range<Int>, part: Int, _ columns: FrameColumns) -> Int {
     let f = frame
     let composer = _RowComposer(self, columns)
@@ -228,17 +236,13 @@ extension PresentationFrameBuilder {
       var stop = r
       while r < end {
         var found = 0
-        while r < end && found < batchMarks {
-          if r + 8 <= end && marks.loadUnaligned(fromByteOffset: r, as: UInt64.self) == 0 {
-            r += 8
-            continue
-          }
-          if marks.load(fromByteOffset: r, as: UInt8.self) != 0 {
-            hitbench_prefetch_read(subtreeEnd.baseAddress! + r)
-            composer.prefetchHead(r)
-            batch[found].start = Int32(r)
-            found += 1
-          }
+        while found < batchMarks {
+          r = Self._nextMarked(marks, from: r, before: end)
+          guard r < end else { break }
+          hitbench_prefetch_read(subtreeEnd.baseAddress! + r)
+          composer.prefetchHead(r)
+          batch[found] = RowRun(start: Int32(r), end: Int32(r))
+          found += 1
           r += 1
         }
         var runsFound = 0
@@ -423,15 +427,17 @@ struct _RowComposer {
     clipRow[r] = rowFlags.contains(.clips) ? Int32(r) : Int32(clip)
   }
 
-  /// Prefetches what composing rows `lo ..< hi` reads and writes on the lean path (and the
-  /// parent row's maps and the clip row's box, which the first row reads): a hint, no result
-  /// depends on it.
+  /// Prefetches a marked row's layer and parent, which `prefetch(_:_:)` then reads (a hint, as
+  /// below).
   @inline(__always)
   func prefetchHead(_ r: Int) {
     hitbench_prefetch_read(layer + r)
     hitbench_prefetch_read(parent + r)
   }
 
+  /// Prefetches what composing rows `lo ..< hi` reads and writes on the lean path (and the
+  /// parent row's maps and the clip row's box, which the first row reads): a hint, no result
+  /// depends on it.
   @inline(__always)
   func prefetch(_ lo: Int, _ hi: Int) {
     let pr = Int(parent[lo])
