@@ -13,36 +13,61 @@ enum _SceneWriter {
 
   /// The scene text into `out` as it is made (a file sink writes it a megabyte at a time).
   static func encode<Sink: TextSink>(_ root: Layer, into out: inout Sink) {
+    begin(root, into: &out)
+    for (k, child) in root.sublayers.enumerated() { topLevel(child, at: k, into: &out) }
+    end(into: &out)
+  }
+
+  /// The document's opening and the root's own keys, up to its first sublayer.
+  static func begin<Sink: TextSink>(_ root: Layer, into out: inout Sink) {
     out.write("{\"hitbench\": \(SceneFile.version), \"root\": ")
+    out.write(opening(root))
+  }
+
+  /// The root's `k`-th sublayer and its subtree.
+  static func topLevel<Sink: TextSink>(_ layer: Layer, at k: Int, into out: inout Sink) {
+    out.write(k > 0 ? ",\n " : "\n ")
+    subtree(layer, depth: 1, into: &out)
+  }
+
+  /// Closes the root and the document.
+  static func end<Sink: TextSink>(into out: inout Sink) {
+    out.write("]}}\n")
+  }
+
+  /// `layer` and its subtree, `depth` levels below the root (for the indentation).
+  static func subtree<Sink: TextSink>(_ layer: Layer, depth: Int, into out: inout Sink) {
     // Each entry: a layer and how many of its sublayers are written so far.
-    var stack: [(layer: Layer, next: Int)] = [(root, -1)]
+    var stack: [(layer: Layer, next: Int)] = [(layer, 0)]
+    out.write(opening(layer))
     while !stack.isEmpty {
       let top = stack.count - 1
       let (layer, next) = stack[top]
-      if next == -1 {
-        let members = properties(layer)
-        var text = "{"
-        for (k, (key, value)) in members.enumerated() {
-          if k > 0 { text += ", " }
-          JSONValue.quote(key, into: &text)
-          text += ": "
-          text += value.serialized()
-        }
-        text += members.isEmpty ? "\"sublayers\": [" : ", \"sublayers\": ["
-        out.write(text)
-        stack[top].next = 0
-        continue
-      }
       if next < layer.sublayers.count {
-        out.write((next > 0 ? ",\n" : "\n") + String(repeating: " ", count: min(stack.count, 32)))
+        out.write((next > 0 ? ",\n" : "\n") + String(repeating: " ", count: min(stack.count + depth, 32)))
         stack[top].next += 1
-        stack.append((layer.sublayers[next], -1))
+        let child = layer.sublayers[next]
+        out.write(opening(child))
+        stack.append((child, 0))
         continue
       }
       out.write("]}")
       stack.removeLast()
     }
-    out.write("}\n")
+  }
+
+  /// A layer object's keys up to its sublayers' array, left open.
+  static func opening(_ layer: Layer) -> String {
+    let members = properties(layer)
+    var text = "{"
+    for (k, (key, value)) in members.enumerated() {
+      if k > 0 { text += ", " }
+      JSONValue.quote(key, into: &text)
+      text += ": "
+      text += value.serialized()
+    }
+    text += members.isEmpty ? "\"sublayers\": [" : ", \"sublayers\": ["
+    return text
   }
 
   /// A layer's keys, defaults omitted except bounds and position.

@@ -58,6 +58,38 @@ public enum SceneFile {
     try FileIO.writeAtomically(to: path) { (sink: inout FileTextSink) in _SceneWriter.encode(root, into: &sink) }
   }
 
+  /// Hands a generator the means to write its root's sublayers as it finishes them: `make`
+  /// calls `seal(root, child)` for each finished top-level layer in order (and may then drop
+  /// it), and returns the root with the sublayers it did not seal, which follow them. The text
+  /// is the same as `encode` of the whole tree; the tree is never held whole.
+  public static func encode(generating make: (_ seal: (Layer, Layer) -> Void) -> Layer) -> String {
+    var out = ""
+    _stream(make, into: &out)
+    return out
+  }
+
+  /// `encode(generating:)` written atomically to `path`, a megabyte at a time.
+  public static func write(
+    to path: String, generating make: (_ seal: (Layer, Layer) -> Void) -> Layer
+  ) throws(FileIOError) {
+    try FileIO.writeAtomically(to: path) { (sink: inout FileTextSink) in _stream(make, into: &sink) }
+  }
+
+  static func _stream<Sink: TextSink>(_ make: (_ seal: (Layer, Layer) -> Void) -> Layer, into out: inout Sink) {
+    var written = 0
+    let root = make { root, child in
+      if written == 0 { _SceneWriter.begin(root, into: &out) }
+      _SceneWriter.topLevel(child, at: written, into: &out)
+      written += 1
+    }
+    if written == 0 { _SceneWriter.begin(root, into: &out) }
+    for child in root.sublayers {
+      _SceneWriter.topLevel(child, at: written, into: &out)
+      written += 1
+    }
+    _SceneWriter.end(into: &out)
+  }
+
   /// `text` with control characters escaped, cut to `limit` characters (with an ellipsis).
   static func _bounded(_ text: String, _ limit: Int) -> String { FileIO.shown(text, limit: limit) }
 }

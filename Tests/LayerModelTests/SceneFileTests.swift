@@ -125,6 +125,40 @@ import Testing
     #expect(try SceneFile.decode(written).subtreeInPreorder.count == model.subtreeInPreorder.count)
   }
 
+  /// `generate` streams: a kind that seals its top-level layers hands each over once finished
+  /// and keeps only the one being made, and the streamed text (and file) is byte for byte the
+  /// text of the whole tree, for every kind, animated fraction and a size that trims.
+  @Test func aStreamedSceneIsTheWholeScenesText() throws {
+    for kind in SceneKind.allCases {
+      for (layers, fraction) in [(1000, 1.0), (777, 0.3)] {
+        let generator = SceneGenerator(kind: kind, layers: layers, animatedFraction: fraction, seed: 5)
+        var sealed = 0
+        var mostHeld = 0
+        let streamed = SceneFile.encode(generating: { seal in
+          generator.make { root, child in
+            sealed += 1
+            mostHeld = max(mostHeld, root.sublayers.count)
+            seal(root, child)
+          }
+        })
+        let same = streamed == SceneFile.encode(generator.make())
+        #expect(same, "\(kind) \(layers): the streamed text differs")
+        if generator.sealsTopLevelLayers {
+          #expect(sealed > layers / 10, "\(kind): top-level layers handed over")
+          #expect(mostHeld == 1, "\(kind): the root holds one top-level layer at a time")
+        } else {
+          #expect(sealed == 0, "\(kind) does not seal")
+        }
+      }
+    }
+    let generator = SceneGenerator(kind: .particles, layers: 3000, seed: 9)
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("hitbench-sealed-\(getpid()).json").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try SceneFile.write(to: path, generating: { generator.make(sealing: $0) })
+    let same = try String(contentsOfFile: path, encoding: .utf8) == SceneFile.encode(generator.make())
+    #expect(same, "the streamed file differs")
+  }
+
   private func error(_ text: String) -> SceneFileError? {
     do {
       _ = try SceneFile.decode(text, file: "bad.json")

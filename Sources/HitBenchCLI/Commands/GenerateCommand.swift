@@ -44,7 +44,8 @@ enum GenerateCommand {
       )
     }
     guard let path = o.output else { throw .usage(command: "generate", message: "missing -o FILE") }
-    let scene = SceneGenerator(kind: kind, layers: o.layers, animatedFraction: o.animated, seed: o.seed).make()
-    do { try SceneFile.write(scene, to: path) } catch { throw .file(error) }
+    let generator = SceneGenerator(kind: kind, layers: o.layers, animatedFraction: o.animated, seed: o.seed)
+    // Streamed: each finished top-level layer is written and dropped (kinds that seal them).
+    do { try SceneFile.write(to: path, generating: { generator.make(sealing: $0) }) } catch { throw .file(error) }
   }
 }

@@ -66,7 +66,7 @@ extension _Builder {
       card.transform = Transform3D.concat(
         .scale(rng.uniform(0.7, 1.3), rng.uniform(0.7, 1.3), 1), .rotation(rng.uniform(-0.6, 0.6), 0, 0, 1))
       card.zPosition = Double(rng.below(10))
-      root._appendSublayerUnchecked(card)
+      addTopLevel(card)
       count += 1
       if animate() {
         let z = BasicAnimation(keyPath: .zPosition, from: .scalar(rng.uniform(-10, 0)), to: .scalar(rng.uniform(0, 10)))

@@ -65,8 +65,29 @@ public struct SceneGenerator {
     self.seed = seed
   }
 
-  public func make() -> Layer {
+  public func make() -> Layer { _make(sealing: nil) }
+
+  /// Whether this kind finishes each top-level layer (the root's sublayer) before starting the
+  /// next and never returns to it, so `make(sealing:)` can hand them over one at a time.
+  public var sealsTopLevelLayers: Bool {
+    switch kind {
+    case .particles, .wide, .cards: true
+    case .app, .deep, .clipped, .carousel, .ui, .idle: false
+    }
+  }
+
+  /// Makes the scene, handing each finished top-level layer to `sealing(root, layer)` in order
+  /// and detaching it, when the kind seals them (`sealsTopLevelLayers`; otherwise `sealing` is
+  /// never called). Returns the root with the top-level layers not yet handed over. What the
+  /// handed-over layers and the remainder hold is exactly `make()`'s tree, but the model never
+  /// holds more than the layer being made (`hitbench generate` streams its file this way).
+  public func make(sealing: (Layer, Layer) -> Void) -> Layer {
+    withoutActuallyEscaping(sealing) { _make(sealing: $0) }
+  }
+
+  func _make(sealing: ((Layer, Layer) -> Void)?) -> Layer {
     var g = _Builder(target: layers, animatedFraction: animatedFraction, seed: seed)
+    if sealsTopLevelLayers { g.sealing = sealing }
     switch kind {
     case .particles: g.particles()
     case .app: g.app()
@@ -86,6 +107,8 @@ public struct SceneGenerator {
         extra -= 1
       }
     }
+    // Sealed layers are gone: a trim must find its leaves among those still held.
+    precondition(extra <= 0, "a sealing generator overshot its layer count")
     return g.root
   }
 }
@@ -112,13 +135,29 @@ struct _Builder {
 
   var full: Bool { count >= target }
 
+  /// Where finished top-level layers go (`SceneGenerator.make(sealing:)`); nil keeps them.
+  var sealing: ((Layer, Layer) -> Void)?
+
+  /// Appends a new top-level layer. The ones before it are finished: when sealing, each is
+  /// handed over and detached first, so the root holds one at a time.
+  mutating func addTopLevel(_ l: Layer) {
+    if let sealing {
+      let finished = root.sublayers
+      for c in finished {
+        sealing(root, c)
+        c.removeFromSuperlayer()
+      }
+    }
+    root._appendSublayerUnchecked(l)
+  }
+
   /// A new layer (anchor (0, 0), so position is its top-left corner) added to `parent`.
   @discardableResult
   mutating func add(_ parent: Layer, _ name: String, _ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Layer {
     let l = Layer(name: name, bounds: Rect(x: 0, y: 0, width: w, height: h))
     l.anchorPoint = Point(0, 0)
     l.position = Point(x, y)
-    parent._appendSublayerUnchecked(l)
+    if parent === root { addTopLevel(l) } else { parent._appendSublayerUnchecked(l) }
     count += 1
     return l
   }
