@@ -45,8 +45,14 @@ public enum Runner {
   public static func points(
     _ c: RunConfiguration, model: Layer, builder: PresentationFrameBuilder, queries: Int, times: [Double]? = nil
   ) -> [Point] {
+    points(c, area: model.frame.isNull ? model.bounds : model.frame, builder: builder, queries: queries, times: times)
+  }
+
+  /// `points(_:model:...)` over `area` (the root's frame, or its bounds when the frame is null).
+  static func points(
+    _ c: RunConfiguration, area: Rect, builder: PresentationFrameBuilder, queries: Int, times: [Double]? = nil
+  ) -> [Point] {
     let ts = times ?? Self.times(c)
-    let area = model.frame.isNull ? model.bounds : model.frame
     let gen = WorkloadGenerator(c.workload, area: area, seed: c.seed)
     var out = [Point](repeating: .zero, count: ts.count * queries)
     out.withUnsafeMutableBufferPointer { all in
@@ -70,25 +76,31 @@ public enum Runner {
   }
 
   /// Runs one configuration over every strategy and query count. `modelBytes`: what the model
-  /// holds (`measuredScene`), for the results' memory breakdown.
+  /// holds (`measuredScene`), for the results' memory breakdown. Without `verify` the run
+  /// never needs the model once compiled: it is released (`CompiledScene.releaseModel()`), so
+  /// a caller that hands it over (`consume`) gets its memory back before the frames.
   public static func run(
-    _ c: RunConfiguration, model: Layer, modelBytes: Int = 0, progress: ((String) -> Void)? = nil
+    _ c: RunConfiguration, model: consuming Layer, modelBytes: Int = 0, progress: ((String) -> Void)? = nil
   ) -> [Measurement] {
-    let (scene, sceneBytes) = AllocationCounter.retained { CompiledScene(root: model) }
+    let root = consume model
+    let (scene, sceneBytes) = AllocationCounter.retained { CompiledScene(root: root) }
     scene._faults = c.faults
+    let area = root.frame.isNull ? root.bounds : root.frame
+    // --verify's reference is built by a builder of its own, untimed and single-threaded, so a
+    // fault in the measured builder's incremental or threaded passes cannot hide itself.
+    let reference = c.verify ? PresentationFrameBuilder(root: root, semantics: c.semantics) : nil
+    _ = consume root
+    if !c.verify { scene.releaseModel() }
     // The builder and its frame, grown to the whole scene by one build of every column.
     let (builder, frameBytes) = AllocationCounter.retained {
       let b = PresentationFrameBuilder(scene: scene, semantics: c.semantics, threads: c.threads)
       _ = b.build(at: 0, animated: !c.modelTree)
       return b
     }
-    // --verify's reference is built by a builder of its own, untimed and single-threaded, so a
-    // fault in the measured builder's incremental or threaded passes cannot hide itself.
-    let reference = c.verify ? PresentationFrameBuilder(root: model, semantics: c.semantics) : nil
     let ts = times(c)
     var out: [Measurement] = []
     for q in c.queries {
-      let pts = points(c, model: model, builder: builder, queries: q)
+      let pts = points(c, area: area, builder: builder, queries: q)
       var loop = FrameLoop(builder: builder, times: ts, points: pts, queries: q)
       loop.animated = !c.modelTree
       loop.options = StrategyOptions(windowSeconds: c.windowSeconds)
@@ -100,7 +112,7 @@ public enum Runner {
         // The frames' allocations are counted: invariant checks (debug builds) are suspended.
         let outcome = InternalChecks.$suspended.withValue(true) { loop.run(kind, hooks: recorder) }
         var m = recorder.measurement(
-          c, kind: kind, queries: q, layers: builder.layers.count, outcome: outcome, floors: floors)
+          c, kind: kind, queries: q, layers: scene.count, outcome: outcome, floors: floors)
         m.memory = MemoryBreakdown(
           modelBytes: modelBytes, compiledSceneBytes: sceneBytes, frameBytes: frameBytes,
           strategyBytes: outcome.strategyBytes)

@@ -206,9 +206,11 @@ enum RunCommand {
     for (i, c) in configs.enumerated() {
       let (model, modelBytes) = try loadMeasuredScene(c, command: "run")
       progress.update(i)
-      let measured = Runner.run(c, model: model, modelBytes: modelBytes) { _ in progress.update(i) }
+      // Only a verified run can fail; any other hands its model over, to be freed once compiled.
+      let kept = c.verify ? model : nil
+      let measured = Runner.run(c, model: consume model, modelBytes: modelBytes) { _ in progress.update(i) }
       results += measured
-      models += measured.map { $0.failures.isEmpty ? nil : model }
+      models += measured.map { $0.failures.isEmpty ? nil : kept }
     }
     progress.finish()
     let bad = results.reduce(0) { $0 + $1.disagreements }

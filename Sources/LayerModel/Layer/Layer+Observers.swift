@@ -31,6 +31,11 @@ extension Layer {
     if _observers !== shared { _setObservers(shared) }
   }
 
+  /// Stops telling `observer` about this tree's changes (call on the root).
+  package func _removeObserver(_ observer: any LayerTreeObserver) {
+    _observers?.entries.removeAll { $0.observer == nil || $0.observer === observer }
+  }
+
   /// Points every layer of this subtree at `observers` (O(subtree), only when adopting a subtree
   /// into an observed tree or leaving one).
   func _setObservers(_ observers: LayerTreeObservers?) {

@@ -147,6 +147,9 @@ public final class Layer {
   }
 
   /// Copies this layer's own properties (not its sublayers, superlayer or animations).
+  /// A childless copy of this layer's own properties, without animations or observers.
+  package func _propertiesCopy() -> Layer { _copyProperties() }
+
   func _copyProperties() -> Layer {
     let copy = Layer(name: name)
     copy._setState(LayerState(self))

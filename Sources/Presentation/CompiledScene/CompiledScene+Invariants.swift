@@ -9,6 +9,12 @@ extension CompiledScene {
   func _checkInvariants() {
     #if HITBENCH_INTERNAL_CHECKS
       guard InternalChecks.active else { return }
+      // Released: the columns were checked against the model when last synchronized, and
+      // nothing can change them since.
+      guard !modelReleased else {
+        precondition(layers.isEmpty && childStart.count == count + 1, "compiled scene: a released scene's columns")
+        return
+      }
       let n = layers.count
       precondition(n >= 1 && layers[0] === root && parent[0] == -1, "compiled scene: the root is not layer 0")
       precondition(childStart.count == n + 1 && Int(childStart[n]) == childList.count, "compiled scene: child ranges")

@@ -12,10 +12,15 @@ import LayerModel
 /// everything) and reports which layers changed. Memory: about 130 bytes per layer plus the
 /// animations.
 public final class CompiledScene: LayerTreeObserver {
-  public let root: Layer
-  /// The model layers in preorder: `layers[m]` has `LayerID(m)`.
+  /// The model root (after `releaseModel()`, a childless copy of its own properties).
+  public private(set) var root: Layer
+  /// The model layers in preorder: `layers[m]` has `LayerID(m)` (empty after `releaseModel()`).
   public private(set) var layers: [Layer] = []
-  public var count: Int { layers.count }
+  /// Number of layers compiled.
+  public var count: Int { _count }
+  private var _count = 0
+  /// Whether `releaseModel()` dropped the model: the columns are final.
+  public private(set) var modelReleased = false
 
   /// Bit flags of a layer's model properties.
   package struct Bits: OptionSet, Sendable {
@@ -102,6 +107,21 @@ public final class CompiledScene: LayerTreeObserver {
     synchronize()
   }
 
+  /// Drops the model tree, for a consumer that will never edit it (a benchmark run without
+  /// verification): the columns and animations stay as compiled, `layers` empties, `root`
+  /// becomes a childless copy of the root's own properties, and the scene stops observing the
+  /// tree, so what the model holds (about 960 bytes a layer on particles) is freed once no one
+  /// else holds it. The scene is final afterwards: nothing can mark it. O(1) besides the
+  /// release.
+  public func releaseModel() {
+    synchronize()
+    root._removeObserver(self)
+    root = root._propertiesCopy()
+    layers = []
+    index = [:]
+    modelReleased = true
+  }
+
   // MARK: Background readers
 
   /// Registers an object that reads this scene on a thread of its own (a time-aware strategy's
@@ -155,6 +175,7 @@ public final class CompiledScene: LayerTreeObserver {
     // Columns are about to change: no thread of another consumer may be reading them.
     if hasPendingChanges { _waitForBackgroundReaders() }
     if topologyChanged {
+      precondition(!modelReleased, "a compiled scene whose model was released cannot recompile")
       _compileAll()
       changes.topology = true
       changeVersion &+= 1
@@ -184,7 +205,7 @@ public final class CompiledScene: LayerTreeObserver {
     if recompiled {
       evaluationVersion &+= 1
       animations = FrozenAnimationProgram(program)
-      animatedLayers = (0..<layers.count).compactMap { bits[$0].contains(.animated) ? Int32($0) : nil }
+      animatedLayers = (0..<count).compactMap { bits[$0].contains(.animated) ? Int32($0) : nil }
     }
     // A timing change moves every descendant's local time: recompute the timing links.
     _linkTimings()
@@ -195,6 +216,7 @@ public final class CompiledScene: LayerTreeObserver {
   private func _compileAll() {
     layers = root.subtreeInPreorder
     let n = layers.count
+    _count = n
     index = [:]
     index.reserveCapacity(n)
     for (i, l) in layers.enumerated() { index[ObjectIdentifier(l)] = Int32(i) }
@@ -303,7 +325,7 @@ public final class CompiledScene: LayerTreeObserver {
   }
 
   private func _linkTimings() {
-    let n = layers.count
+    let n = count
     timingParent.reserve(n)
     timingNodes.removeAll(keepingCapacity: true)
     for m in 0..<n {
