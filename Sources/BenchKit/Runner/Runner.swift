@@ -77,20 +77,31 @@ public enum Runner {
 
   /// Runs one configuration over every strategy and query count. `modelBytes`: what the model
   /// holds (`measuredScene`), for the results' memory breakdown. Without `verify` the run
-  /// never needs the model once compiled: it is released (`CompiledScene.releaseModel()`), so
-  /// a caller that hands it over (`consume`) gets its memory back before the frames.
+  /// never needs the model once compiled: it is compiled releasing it
+  /// (`CompiledScene(releasing:)`), so a caller that hands it over (`consume`) gets its memory
+  /// back before the frames. The caller must not use the model afterwards.
   public static func run(
     _ c: RunConfiguration, model: consuming Layer, modelBytes: Int = 0, progress: ((String) -> Void)? = nil
   ) -> [Measurement] {
     let root = consume model
-    let (scene, sceneBytes) = AllocationCounter.retained { CompiledScene(root: root) }
-    scene._faults = c.faults
     let area = root.frame.isNull ? root.bounds : root.frame
     // --verify's reference is built by a builder of its own, untimed and single-threaded, so a
     // fault in the measured builder's incremental or threaded passes cannot hide itself.
     let reference = c.verify ? PresentationFrameBuilder(root: root, semantics: c.semantics) : nil
-    _ = consume root
-    if !c.verify { scene.releaseModel() }
+    let scene: CompiledScene
+    let sceneBytes: Int
+    if c.verify {
+      (scene, sceneBytes) = AllocationCounter.retained { CompiledScene(root: root) }
+    } else {
+      // The compile frees the whole model as it goes: what the heap gained, plus what the
+      // model held, is what the compiled scene holds.
+      let before = AllocationCounter.liveBytes()
+      let pages = AllocationCounter.ImmediatePageReturn()
+      scene = CompiledScene(releasing: consume root)
+      pages.end()
+      sceneBytes = before > 0 ? AllocationCounter.liveBytes() - before + modelBytes : 0
+    }
+    scene._faults = c.faults
     // The builder and its frame, grown to the whole scene by one build of every column.
     let (builder, frameBytes) = AllocationCounter.retained {
       let b = PresentationFrameBuilder(scene: scene, semantics: c.semantics, threads: c.threads)

@@ -147,6 +147,10 @@ public final class Layer {
   }
 
   /// Copies this layer's own properties (not its sublayers, superlayer or animations).
+  /// Drops the animations without telling observers (a compiled scene that took the tree over
+  /// and has compiled them, `CompiledScene(releasing:)`).
+  package func _removeAnimationsUnobserved() { _animations = [] }
+
   /// A childless copy of this layer's own properties, without animations or observers.
   package func _propertiesCopy() -> Layer { _copyProperties() }
 

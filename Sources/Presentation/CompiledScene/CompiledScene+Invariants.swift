@@ -85,7 +85,7 @@ extension CompiledScene {
         let r1 = Int(animationEnd[m])
         precondition(
           r0 <= r1 && r1 <= animations.records.count && f.contains(.animated) == (r1 > r0)
-            && (r1 > r0) == !l._animations.isEmpty,
+            && (_takesAnimations || (r1 > r0) == !l._animations.isEmpty),
           "compiled scene: layer \(m)'s animations")
       }
       precondition(timedSeen == timingNodes.count, "compiled scene: the timing nodes' list")

@@ -107,6 +107,24 @@ public final class CompiledScene: LayerTreeObserver {
     synchronize()
   }
 
+  /// Compiles a tree handed over for good and releases it (`releaseModel()`), taking each
+  /// layer's animations out of it as soon as they are compiled: the model and the compiled
+  /// program are never held whole together, so the compile peaks at about the model's layers
+  /// and the columns (on particles the animations are three quarters of the model). The tree
+  /// must not be read or edited afterwards: its layers have lost their animations.
+  public init(releasing root: consuming Layer) {
+    self.root = root
+    animations = FrozenAnimationProgram(AnimationProgram())
+    _takesAnimations = true
+    root._addObserver(self)
+    synchronize()
+    _takesAnimations = false
+    releaseModel()
+  }
+
+  /// Set while a `init(releasing:)` compile takes the animations out of the layers.
+  private(set) var _takesAnimations = false
+
   /// Drops the model tree, for a consumer that will never edit it (a benchmark run without
   /// verification): the columns and animations stay as compiled, `layers` empties, `root`
   /// becomes a childless copy of the root's own properties, and the scene stops observing the
@@ -249,7 +267,10 @@ public final class CompiledScene: LayerTreeObserver {
     program.removeAll()
     animationStart.reserve(n, filling: 0)
     animationEnd.reserve(n, filling: 0)
-    for m in 0..<n { _compileAnimations(m) }
+    for m in 0..<n {
+      _compileAnimations(m)
+      if _takesAnimations { layers[m]._removeAnimationsUnobserved() }
+    }
     animations = FrozenAnimationProgram(program)
     program = AnimationProgram()
     animatedLayers = (0..<n).compactMap { bits[$0].contains(.animated) ? Int32($0) : nil }
