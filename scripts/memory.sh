@@ -2,8 +2,10 @@
 # The memory breakdown (issue: cost that follows the work): each strategy on particles at
 # 1,000 to 1,000,000 layers in a process of its own, so the peak resident memory is that run's
 # alone, with the live-heap parts every result carries (model, compiled scene, frame with its
-# builder, the strategy's state; docs/results-schema.md); and `generate`'s own peak. Writes
-# memory.csv, memory-generate.csv and memory-meta.txt (the commit measured) into DIR (default data/results). About 6 minutes.
+# builder, the strategy's state; docs/results-schema.md); the model generated whole (one
+# verified run); and `generate`'s own peak. Writes memory.csv, memory-generate.csv,
+# memory-model-whole.csv and memory-meta.txt (the commit measured) into DIR (default
+# data/results). About 7 minutes.
 #   bash scripts/memory.sh [DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +31,12 @@ for n in "${sizes[@]}"; do
     tail -n +2 "$tmp/run.csv" | sed "s/\$/,$rss_kib/" >> "$tmp/memory.csv"
   done
 done
+# The model generated whole (what --verify and the kinds that do not seal their top-level
+# layers hold): one verified run at the largest size.
+top=${sizes[${#sizes[@]}-1]}
+echo "memory: the model generated whole at $top layers (--verify)" >&2
+"$bin" run --scene particles --layers "$top" --strategy tree-walk --queries 10 --frames 1 --warmup 0 \
+  --pacing back-to-back --verify --format csv > "$tmp/whole.csv"
 echo "layers,maxRSSKiB" > "$tmp/generate.csv"
 for n in "${sizes[@]}"; do
   echo "memory: generate at $n layers" >&2
@@ -40,4 +48,5 @@ git diff --quiet HEAD -- Sources Package.swift || commit="$commit+uncommitted"
 echo "commit=$commit date=$(date -u +%Y-%m-%dT%H:%MZ)" > "$out/memory-meta.txt"
 mv "$tmp/memory.csv" "$out/memory.csv"
 mv "$tmp/generate.csv" "$out/memory-generate.csv"
-echo "memory: wrote $out/memory.csv and $out/memory-generate.csv" >&2
+mv "$tmp/whole.csv" "$out/memory-model-whole.csv"
+echo "memory: wrote $out/memory.csv, $out/memory-generate.csv and $out/memory-model-whole.csv" >&2

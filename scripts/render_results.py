@@ -331,7 +331,8 @@ def main():
     # Memory by part (scripts/memory.sh): a missing file fails the render.
     mp = os.path.join(d, "memory.csv")
     gp = os.path.join(d, "memory-generate.csv")
-    for p in (mp, gp):
+    wp = os.path.join(d, "memory-model-whole.csv")
+    for p in (mp, gp, wp):
         if not os.path.exists(p):
             sys.stderr.write(f"render_results: missing {p} (scripts/memory.sh measures it)\n")
             sys.exit(1)
@@ -358,6 +359,8 @@ def main():
         vals = [per(r, "strategyBytes") for n in sizes for r in mem if float(r["layers"]) == n and r["strategy"] == s]
         grow.append([f"{s} state"] + [fmt(x, 0) for x in vals])
     v["memory_growth"] = table(["bytes per layer"] + [f"{int(n):,}" for n in sizes], grow)
+    whole = list(csv.DictReader(open(wp)))
+    v["memory_model_whole"] = fmt(per(whole[0], "modelBytes"), 0)
     gen = list(csv.DictReader(open(gp)))
     v["memory_generate"] = ", ".join(f"{int(g['layers']):,} layers {float(g['maxRSSKiB']) * 1024 / float(g['layers']):,.0f}"
                                      for g in gen)

@@ -7,11 +7,14 @@ import Testing
 /// its own (in the test process other tests allocate at the same time).
 @Suite struct MemoryBreakdownTests {
   /// One run's results as rows keyed by column (CSV).
-  static func results(layers: Int, strategies: String) throws -> [[String: String]] {
-    let r = try hitbenchRelease([
-      "run", "--scene", "particles", "--layers", "\(layers)", "--strategy", strategies, "--queries", "50",
-      "--frames", "3", "--warmup", "1", "--format", "csv",
-    ])
+  static func results(
+    scene: String = "app", layers: Int, strategies: String, verify: Bool = false
+  ) throws -> [[String: String]] {
+    let r = try hitbenchRelease(
+      [
+        "run", "--scene", scene, "--layers", "\(layers)", "--strategy", strategies, "--queries", "50",
+        "--frames", "3", "--warmup", "1", "--format", "csv",
+      ] + (verify ? ["--verify"] : []))
     #expect(r.status == 0, "\(r.stderr)")
     let lines = r.stdout.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
     guard let header = lines.first else { return [] }
@@ -49,5 +52,23 @@ import Testing
       let b = Double(large[0][p] ?? "") ?? 0
       #expect(b / a > 3 && b / a < 5.5, "\(p): \(a) B at 10,000 layers, \(b) B at 40,000")
     }
+  }
+
+  /// A particles run without `--verify` compiles the scene as it is generated: the model is
+  /// never held whole (0 bytes) and the compiled scene holds the columns of the whole tree's
+  /// compile (a verified run's, which also keeps the layers' list and their index: at most
+  /// that, and at least 90% of it).
+  @Test(
+    .enabled(if: AllocationCounter.isAvailable, "jemalloc is not in this process (sanitizer builds leave it out)"),
+    .enabled(
+      if: releaseHitbench != nil, "HITBENCH_RELEASE_BINARY names no release hitbench (scripts/test.sh builds it)"))
+  func aSceneCompiledWhileGeneratedHoldsNoModel() throws {
+    let streamed = try Self.results(scene: "particles", layers: 20_000, strategies: "grid")
+    let whole = try Self.results(scene: "particles", layers: 20_000, strategies: "grid", verify: true)
+    func bytes(_ rows: [[String: String]], _ part: String) -> Double { Double(rows.first?[part] ?? "") ?? -1 }
+    #expect(bytes(streamed, "modelBytes") == 0)
+    #expect(bytes(whole, "modelBytes") > 0)
+    let (s, w) = (bytes(streamed, "compiledSceneBytes"), bytes(whole, "compiledSceneBytes"))
+    #expect(w > 0 && s <= w && s >= 0.9 * w, "compiled scene: \(s) B streamed, \(w) B whole")
   }
 }

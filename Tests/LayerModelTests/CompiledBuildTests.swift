@@ -111,14 +111,19 @@ func everyKindScene(seed: UInt64, layers: ClosedRange<Int> = 20...80, animations
     }
   }
 
-  /// A scene whose model was released, after compiling or while compiling
-  /// (`init(releasing:)`, which takes the animations out as it goes), builds the same frames,
-  /// bit for bit, as one that keeps it, for every generated kind (its own timings, 3D and
-  /// general animations included); the model is freed once its holder lets go, and the scene
-  /// stays final.
+  /// A scene whose model was released, after compiling, while compiling (`init(releasing:)`,
+  /// which takes the animations out as it goes) or never held whole (`init(layers:generating:)`,
+  /// fed each top-level layer as the generator seals it), builds the same frames, bit for bit,
+  /// as one that keeps it, for every generated kind (its own timings, 3D and general
+  /// animations included); the model is freed once its holder lets go, and the scene stays
+  /// final.
   @Test func aReleasedModelBuildsTheSameFrames() {
     for kind in SceneKind.allCases {
-      var model: Layer? = SceneGenerator(kind: kind, layers: 700, animatedFraction: 0.6, seed: 8).make()
+      let generator = SceneGenerator(kind: kind, layers: 700, animatedFraction: 0.6, seed: 8)
+      var model: Layer? = generator.make()
+      let generated = CompiledScene(layers: 700, generating: { generator.make(sealing: $0) })
+      #expect(generated.modelReleased && generated.count == 700 && generated.root.sublayers.isEmpty)
+      let compiledGenerating = PresentationFrameBuilder(scene: generated)
       let kept = PresentationFrameBuilder(root: model!.deepCopy())
       var handedOver: Layer? = model!.deepCopy()
       weak let handedOverLeaf = handedOver!.subtreeInPreorder.last
@@ -142,6 +147,10 @@ func everyKindScene(seed: UInt64, layers: ClosedRange<Int> = 20...80, animations
         }
         if let d = firstDifference(compiledReleasing.build(at: t), expected) {
           Issue.record("\(kind) t \(t), compiled releasing: \(d)")
+          break
+        }
+        if let d = firstDifference(compiledGenerating.build(at: t), expected) {
+          Issue.record("\(kind) t \(t), compiled while generated: \(d)")
           break
         }
       }

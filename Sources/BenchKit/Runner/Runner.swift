@@ -101,6 +101,43 @@ public enum Runner {
       pages.end()
       sceneBytes = before > 0 ? AllocationCounter.liveBytes() - before + modelBytes : 0
     }
+    return _run(
+      c, scene: scene, sceneBytes: sceneBytes, area: area, reference: reference, modelBytes: modelBytes,
+      progress: progress)
+  }
+
+  /// Whether a run of `c` compiles its scene while generating it
+  /// (`runCompilingWhileGenerating`): a generated kind that seals its top-level layers, not
+  /// verified (verification compares with a model of its own).
+  public static func compilesWhileGenerating(_ c: RunConfiguration) -> Bool {
+    guard !c.verify, case .generated(let kind) = c.scene else { return false }
+    return SceneGenerator(kind: kind, layers: c.layers).sealsTopLevelLayers
+  }
+
+  /// Runs a configuration whose scene is compiled as it is generated
+  /// (`CompiledScene(layers:generating:)`): the model is never held whole, so its bytes in the
+  /// results are 0, and the compile is bit for bit the whole tree's (tested).
+  public static func runCompilingWhileGenerating(
+    _ c: RunConfiguration, progress: ((String) -> Void)? = nil
+  ) throws(Failure) -> [Measurement] {
+    guard case .generated(let kind) = c.scene, SceneGenerator.layerRange.contains(c.layers) else {
+      throw Failure(description: "--layers must be within \(SceneGenerator.layerRange), got \(c.layers)")
+    }
+    let generator = SceneGenerator(kind: kind, layers: c.layers, animatedFraction: c.animatedFraction, seed: c.seed)
+    let (scene, sceneBytes) = AllocationCounter.retained {
+      CompiledScene(layers: c.layers, generating: { generator.make(sealing: $0) })
+    }
+    let root = scene.root
+    return _run(
+      c, scene: scene, sceneBytes: sceneBytes, area: root.frame.isNull ? root.bounds : root.frame, reference: nil,
+      modelBytes: 0, progress: progress)
+  }
+
+  /// The frames of every strategy and query count over a compiled scene.
+  static func _run(
+    _ c: RunConfiguration, scene: CompiledScene, sceneBytes: Int, area: Rect, reference: PresentationFrameBuilder?,
+    modelBytes: Int, progress: ((String) -> Void)?
+  ) -> [Measurement] {
     scene._faults = c.faults
     // The builder and its frame, grown to the whole scene by one build of every column.
     let (builder, frameBytes) = AllocationCounter.retained {

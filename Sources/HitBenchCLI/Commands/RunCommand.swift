@@ -204,6 +204,15 @@ enum RunCommand {
     // failure report): a suite of million-layer scenes holds one at a time.
     var models: [Layer?] = []
     for (i, c) in configs.enumerated() {
+      if Runner.compilesWhileGenerating(c) {
+        // Never a failure to report: only a verified run can fail.
+        progress.update(i)
+        do { results += try Runner.runCompilingWhileGenerating(c) { _ in progress.update(i) } } catch {
+          throw .usage(command: "run", message: error.description)
+        }
+        models += results[models.count...].map { _ in nil }
+        continue
+      }
       let (model, modelBytes) = try loadMeasuredScene(c, command: "run")
       progress.update(i)
       // Only a verified run can fail; any other hands its model over, to be freed once compiled.

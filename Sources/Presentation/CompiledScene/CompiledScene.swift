@@ -122,6 +122,109 @@ public final class CompiledScene: LayerTreeObserver {
     releaseModel()
   }
 
+  /// Compiles the tree `make` generates without ever holding it whole: `make` hands over each
+  /// finished top-level layer (`seal(root, layer)`, in order; `SceneGenerator.make(sealing:)`)
+  /// and returns the root with the rest, and each subtree is compiled in preorder as it
+  /// arrives, its animations taken out, then dropped by the generator. `layers` is the number
+  /// `make` generates (the columns are sized for it; a different count is a programming
+  /// error). The scene is released (`modelReleased`) and bit for bit the compile of the whole
+  /// tree. O(layers + animations).
+  public init(layers n: Int, generating make: (_ seal: (Layer, Layer) -> Void) -> Layer) {
+    precondition(n >= 1, "a scene has a root")
+    root = Layer()
+    animations = FrozenAnimationProgram(AnimationProgram())
+    _beginColumns(n)
+    var started = false
+    let last = make { root, child in
+      if !started {
+        self._appendLayer(root, parent: -1)
+        started = true
+      }
+      self._appendSubtree(child)
+    }
+    if !started { _appendLayer(last, parent: -1) }
+    for child in last.sublayers { _appendSubtree(child) }
+    precondition(_count == n, "the generator made \(_count) layers, not \(n)")
+    _finishColumns()
+    root = last._propertiesCopy()
+    topologyChanged = false
+    topologyVersion &+= 1
+    evaluationVersion &+= 1
+    modelReleased = true
+    changeVersion &+= 1
+    _checkInvariants()
+  }
+
+  /// Sizes every per-layer column for `n` layers, none compiled yet.
+  private func _beginColumns(_ n: Int) {
+    parent = []
+    parent.reserveCapacity(n)
+    lean.reserve(
+      n,
+      filling: LeanValues(position: .zero, bounds: .zero, anchorPoint: .zero, anchorPointZ: 0, zPosition: 0, opacity: 1)
+    )
+    bits.reserve(n, filling: [])
+    parentColumn.reserve(n, filling: -1)
+    affineTransform.reserve(n, filling: .identity)
+    transformSlot = [Int32](repeating: -1, count: n)
+    sublayerTransformSlot = [Int32](repeating: -1, count: n)
+    transforms = []
+    timingSlot = [Int32](repeating: -1, count: n)
+    timings = []
+    program.removeAll()
+    animationStart.reserve(n, filling: 0)
+    animationEnd.reserve(n, filling: 0)
+    _count = 0
+  }
+
+  /// Compiles `l` as the next layer in preorder, under the layer `parent` (-1: the root), and
+  /// takes its animations out. Answers its id.
+  @discardableResult
+  private func _appendLayer(_ l: Layer, parent p: Int32) -> Int32 {
+    let m = _count
+    precondition(m < lean.count, "more layers than the columns were sized for")
+    parent.append(p)
+    parentColumn[m] = p
+    _readProperties(m, l)
+    _compileAnimations(m, l)
+    l._removeAnimationsUnobserved()
+    _count += 1
+    return Int32(m)
+  }
+
+  /// Compiles a top-level layer's subtree in preorder (iteratively: chains may be deep).
+  private func _appendSubtree(_ top: Layer) {
+    var stack: [(layer: Layer, parent: Int32)] = [(top, 0)]
+    while let (l, p) = stack.popLast() {
+      let m = _appendLayer(l, parent: p)
+      for c in l.sublayers.reversed() { stack.append((c, m)) }
+    }
+  }
+
+  /// The columns derived from the parents once every layer is in: sublayer lists (siblings in
+  /// preorder are in array order), subtree sizes, the frozen program, the animated layers and
+  /// the timing links.
+  private func _finishColumns() {
+    let n = _count
+    var children = [Int32](repeating: 0, count: n + 1)
+    for m in 1..<max(n, 1) { children[Int(parent[m])] += 1 }
+    childStart = [Int32](repeating: 0, count: n + 1)
+    for m in 0..<n { childStart[m + 1] = childStart[m] + children[m] }
+    childList = [Int32](repeating: 0, count: n > 0 ? Int(childStart[n]) : 0)
+    var next = childStart
+    for m in 1..<max(n, 1) {
+      let p = Int(parent[m])
+      childList[Int(next[p])] = Int32(m)
+      next[p] += 1
+    }
+    subtreeSize = [Int32](repeating: 1, count: n)
+    for m in stride(from: n - 1, through: 1, by: -1) { subtreeSize[Int(parent[m])] += subtreeSize[m] }
+    animations = FrozenAnimationProgram(program)
+    program = AnimationProgram()
+    animatedLayers = (0..<n).compactMap { bits[$0].contains(.animated) ? Int32($0) : nil }
+    _linkTimings()
+  }
+
   /// Set while a `init(releasing:)` compile takes the animations out of the layers.
   private(set) var _takesAnimations = false
 
@@ -283,8 +386,9 @@ public final class CompiledScene: LayerTreeObserver {
   }
 
   /// Re-reads layer m's model properties into the columns.
-  private func _readProperties(_ m: Int) {
-    let l = layers[m]
+  private func _readProperties(_ m: Int) { _readProperties(m, layers[m]) }
+
+  private func _readProperties(_ m: Int, _ l: Layer) {
     lean[m] = LeanValues(
       position: l.position, bounds: l.bounds, anchorPoint: l.anchorPoint, anchorPointZ: l.anchorPointZ,
       zPosition: l.zPosition, opacity: l.opacity)
@@ -332,8 +436,10 @@ public final class CompiledScene: LayerTreeObserver {
 
   /// (Re)compiles layer m's animations, appending records (a recompile leaves the old ones
   /// unused until the next full compile).
-  private func _compileAnimations(_ m: Int) {
-    let list = layers[m]._animations.map(\.animation)
+  private func _compileAnimations(_ m: Int) { _compileAnimations(m, layers[m]) }
+
+  private func _compileAnimations(_ m: Int, _ l: Layer) {
+    let list = l._animations.map(\.animation)
     for a in list { a._prepareForEvaluation() }
     let (range, isLean) = program.append(list)
     animationStart[m] = range.lowerBound
