@@ -133,6 +133,7 @@ public final class CompiledScene: LayerTreeObserver {
     precondition(n >= 1, "a scene has a root")
     root = Layer()
     animations = FrozenAnimationProgram(AnimationProgram())
+    _takesAnimations = true
     _beginColumns(n)
     var started = false
     let last = make { root, child in
@@ -146,6 +147,7 @@ public final class CompiledScene: LayerTreeObserver {
     for child in last.sublayers { _appendSubtree(child) }
     precondition(_count == n, "the generator made \(_count) layers, not \(n)")
     _finishColumns()
+    _takesAnimations = false
     root = last._propertiesCopy()
     topologyChanged = false
     topologyVersion &+= 1
@@ -178,7 +180,7 @@ public final class CompiledScene: LayerTreeObserver {
   }
 
   /// Compiles `l` as the next layer in preorder, under the layer `parent` (-1: the root), and
-  /// takes its animations out. Answers its id.
+  /// takes its animations out when the compile does (`_takesAnimations`). Answers its id.
   @discardableResult
   private func _appendLayer(_ l: Layer, parent p: Int32) -> Int32 {
     let m = _count
@@ -187,7 +189,7 @@ public final class CompiledScene: LayerTreeObserver {
     parentColumn[m] = p
     _readProperties(m, l)
     _compileAnimations(m, l)
-    l._removeAnimationsUnobserved()
+    if _takesAnimations { l._removeAnimationsUnobserved() }
     _count += 1
     return Int32(m)
   }
@@ -225,7 +227,8 @@ public final class CompiledScene: LayerTreeObserver {
     _linkTimings()
   }
 
-  /// Set while a `init(releasing:)` compile takes the animations out of the layers.
+  /// Set while a compile takes the animations out of the layers (`init(releasing:)`,
+  /// `init(layers:generating:)`).
   private(set) var _takesAnimations = false
 
   /// Drops the model tree, for a consumer that will never edit it (a benchmark run without
@@ -337,47 +340,14 @@ public final class CompiledScene: LayerTreeObserver {
   private func _compileAll() {
     layers = root.subtreeInPreorder
     let n = layers.count
-    _count = n
     index = [:]
     index.reserveCapacity(n)
     for (i, l) in layers.enumerated() { index[ObjectIdentifier(l)] = Int32(i) }
-    parent = layers.map { l in l.superlayer.flatMap { index[ObjectIdentifier($0)] } ?? -1 }
-    parent[0] = -1
-    childStart = [Int32](repeating: 0, count: n + 1)
-    childList = []
-    childList.reserveCapacity(n)
-    for (i, l) in layers.enumerated() {
-      childStart[i] = Int32(childList.count)
-      for c in l.sublayers { childList.append(index[ObjectIdentifier(c)]!) }
+    _beginColumns(n)
+    for (m, l) in layers.enumerated() {
+      _appendLayer(l, parent: m == 0 ? -1 : l.superlayer.flatMap { index[ObjectIdentifier($0)] } ?? -1)
     }
-    childStart[n] = Int32(childList.count)
-    subtreeSize = [Int32](repeating: 1, count: n)
-    for m in stride(from: n - 1, through: 1, by: -1) { subtreeSize[Int(parent[m])] += subtreeSize[m] }
-    lean.reserve(
-      n,
-      filling: LeanValues(position: .zero, bounds: .zero, anchorPoint: .zero, anchorPointZ: 0, zPosition: 0, opacity: 1)
-    )
-    bits.reserve(n, filling: [])
-    parentColumn.reserve(n, filling: -1)
-    for m in 0..<n { parentColumn[m] = parent[m] }
-    affineTransform.reserve(n, filling: .identity)
-    transformSlot = [Int32](repeating: -1, count: n)
-    sublayerTransformSlot = [Int32](repeating: -1, count: n)
-    transforms = []
-    timingSlot = [Int32](repeating: -1, count: n)
-    timings = []
-    for m in 0..<n { _readProperties(m) }
-    program.removeAll()
-    animationStart.reserve(n, filling: 0)
-    animationEnd.reserve(n, filling: 0)
-    for m in 0..<n {
-      _compileAnimations(m)
-      if _takesAnimations { layers[m]._removeAnimationsUnobserved() }
-    }
-    animations = FrozenAnimationProgram(program)
-    program = AnimationProgram()
-    animatedLayers = (0..<n).compactMap { bits[$0].contains(.animated) ? Int32($0) : nil }
-    _linkTimings()
+    _finishColumns()
     pendingLayers.removeAll()
     pendingAnimations.removeAll()
     topologyChanged = false
