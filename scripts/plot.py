@@ -306,7 +306,16 @@ def main():
         first = [r for r in rows if r["strategy"] == rows[0]["strategy"]]
         xs = [float(r["layers"]) for r in first]
         for key, label in parts:
-            axes[0].plot(xs, [float(r[key]) / float(r["layers"]) for r in first], marker="o", label=label)
+            ys = [float(r[key]) / float(r["layers"]) for r in first]
+            if not any(ys):
+                # Compiled while generated: never held whole (nothing to draw on a log scale).
+                label += " (0: compiled while generated)"
+            axes[0].plot([x for x, y in zip(xs, ys) if y > 0], [y for y in ys if y > 0], marker="o", label=label)
+        wp = os.path.join(d, "memory-model-whole.csv")
+        if os.path.exists(wp):
+            for w in csv.DictReader(open(wp)):
+                axes[0].plot([float(w["layers"])], [float(w["modelBytes"]) / float(w["layers"])], marker="x",
+                             linestyle="none", color="C0", label="model generated whole (--verify)")
         axes[0].set_title("the scene's parts (every strategy pays them)")
         for s in sorted({r["strategy"] for r in rows}):
             rs = [r for r in rows if r["strategy"] == s]
