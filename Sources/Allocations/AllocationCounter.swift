@@ -84,7 +84,7 @@ public enum AllocationCounter {
     private var saved: [(dirty: Int?, muzzy: Int?)] = []
 
     public init() {
-      guard _mallctl != nil, let arenas = _value32("arenas.narenas") else { return }
+      guard _mallctl != nil, let arenas = _value("arenas.narenas", as: UInt32.self) else { return }
       for a in 0..<Int(arenas) {
         saved.append((_swapDecay("arena.\(a).dirty_decay_ms", 0), _swapDecay("arena.\(a).muzzy_decay_ms", 0)))
       }
@@ -110,12 +110,6 @@ public enum AllocationCounter {
     var len = MemoryLayout<Int>.size
     let status = name.withCString { f($0, &old, &len, &new, MemoryLayout<Int>.size) }
     return status == 0 ? old : nil
-  }
-
-  static func _value32(_ name: StaticString) -> UInt32? {
-    var v: UInt32 = 0
-    var len = MemoryLayout<UInt32>.size
-    return _call(name, &v, &len, nil, 0) == 0 ? v : nil
   }
 
   /// Runs `body` and answers its result with how much the live heap grew over it (bytes it
@@ -186,9 +180,10 @@ public enum AllocationCounter {
     }
   }
 
-  static func _value(_ name: StaticString) -> UInt64? {
-    var v: UInt64 = 0
-    var len = MemoryLayout<UInt64>.size
+  /// A counter or setting read by name, `T` as wide as jemalloc declares it.
+  static func _value<T: FixedWidthInteger>(_ name: StaticString, as _: T.Type = UInt64.self) -> T? {
+    var v: T = 0
+    var len = MemoryLayout<T>.size
     return _call(name, &v, &len, nil, 0) == 0 ? v : nil
   }
 }

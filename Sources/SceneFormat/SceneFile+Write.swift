@@ -13,8 +13,23 @@ enum _SceneWriter {
 
   /// The scene text into `out` as it is made (a file sink writes it a megabyte at a time).
   static func encode<Sink: TextSink>(_ root: Layer, into out: inout Sink) {
-    begin(root, into: &out)
-    for (k, child) in root.sublayers.enumerated() { topLevel(child, at: k, into: &out) }
+    encode(generating: { _ in root }, into: &out)
+  }
+
+  /// The text of the tree `make` generates (`SceneFile.encode(generating:)`): each top-level
+  /// layer written as `make` seals it, then the root's remaining ones.
+  static func encode<Sink: TextSink>(generating make: (_ seal: (Layer, Layer) -> Void) -> Layer, into out: inout Sink) {
+    var written = 0
+    let root = make { root, child in
+      if written == 0 { begin(root, into: &out) }
+      topLevel(child, at: written, into: &out)
+      written += 1
+    }
+    if written == 0 { begin(root, into: &out) }
+    for child in root.sublayers {
+      topLevel(child, at: written, into: &out)
+      written += 1
+    }
     end(into: &out)
   }
 

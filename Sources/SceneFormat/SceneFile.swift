@@ -64,7 +64,7 @@ public enum SceneFile {
   /// is the same as `encode` of the whole tree; the tree is never held whole.
   public static func encode(generating make: (_ seal: (Layer, Layer) -> Void) -> Layer) -> String {
     var out = ""
-    _stream(make, into: &out)
+    _SceneWriter.encode(generating: make, into: &out)
     return out
   }
 
@@ -72,22 +72,9 @@ public enum SceneFile {
   public static func write(
     to path: String, generating make: (_ seal: (Layer, Layer) -> Void) -> Layer
   ) throws(FileIOError) {
-    try FileIO.writeAtomically(to: path) { (sink: inout FileTextSink) in _stream(make, into: &sink) }
-  }
-
-  static func _stream<Sink: TextSink>(_ make: (_ seal: (Layer, Layer) -> Void) -> Layer, into out: inout Sink) {
-    var written = 0
-    let root = make { root, child in
-      if written == 0 { _SceneWriter.begin(root, into: &out) }
-      _SceneWriter.topLevel(child, at: written, into: &out)
-      written += 1
+    try FileIO.writeAtomically(to: path) { (sink: inout FileTextSink) in
+      _SceneWriter.encode(generating: make, into: &sink)
     }
-    if written == 0 { _SceneWriter.begin(root, into: &out) }
-    for child in root.sublayers {
-      _SceneWriter.topLevel(child, at: written, into: &out)
-      written += 1
-    }
-    _SceneWriter.end(into: &out)
   }
 
   /// `text` with control characters escaped, cut to `limit` characters (with an ellipsis).

@@ -26,14 +26,22 @@ public enum Runner {
   public static func scene(_ c: RunConfiguration) throws(Failure) -> Layer {
     switch c.scene {
     case .generated(let kind):
-      guard SceneGenerator.layerRange.contains(c.layers) else {
-        throw Failure(description: "--layers must be within \(SceneGenerator.layerRange), got \(c.layers)")
-      }
-      return SceneGenerator(kind: kind, layers: c.layers, animatedFraction: c.animatedFraction, seed: c.seed).make()
+      return try _generator(c, kind).make()
     case .file(let path):
       do { return try SceneFile.read(path: path) } catch { throw Failure(description: error.description) }
     }
   }
+
+  /// The generator of a configuration's generated scene, its size checked.
+  static func _generator(_ c: RunConfiguration, _ kind: SceneKind) throws(Failure) -> SceneGenerator {
+    guard SceneGenerator.layerRange.contains(c.layers) else {
+      throw Failure(description: "--layers must be within \(SceneGenerator.layerRange), got \(c.layers)")
+    }
+    return SceneGenerator(kind: kind, layers: c.layers, animatedFraction: c.animatedFraction, seed: c.seed)
+  }
+
+  /// Where a scene's points fall: its root's frame, or its bounds when the frame is null.
+  static func _pointArea(_ root: Layer) -> Rect { root.frame.isNull ? root.bounds : root.frame }
 
   /// Every frame's clock time: warm-up frames first, 1/fps apart from t = 0.
   public static func times(_ c: RunConfiguration) -> [Double] {
@@ -45,10 +53,10 @@ public enum Runner {
   public static func points(
     _ c: RunConfiguration, model: Layer, builder: PresentationFrameBuilder, queries: Int, times: [Double]? = nil
   ) -> [Point] {
-    points(c, area: model.frame.isNull ? model.bounds : model.frame, builder: builder, queries: queries, times: times)
+    points(c, area: _pointArea(model), builder: builder, queries: queries, times: times)
   }
 
-  /// `points(_:model:...)` over `area` (the root's frame, or its bounds when the frame is null).
+  /// `points(_:model:...)` over `area` (`_pointArea`).
   static func points(
     _ c: RunConfiguration, area: Rect, builder: PresentationFrameBuilder, queries: Int, times: [Double]? = nil
   ) -> [Point] {
@@ -84,7 +92,7 @@ public enum Runner {
     _ c: RunConfiguration, model: consuming Layer, modelBytes: Int = 0, progress: ((String) -> Void)? = nil
   ) -> [Measurement] {
     let root = consume model
-    let area = root.frame.isNull ? root.bounds : root.frame
+    let area = _pointArea(root)
     // --verify's reference is built by a builder of its own, untimed and single-threaded, so a
     // fault in the measured builder's incremental or threaded passes cannot hide itself.
     let reference = c.verify ? PresentationFrameBuilder(root: root, semantics: c.semantics) : nil
@@ -120,17 +128,14 @@ public enum Runner {
   public static func runCompilingWhileGenerating(
     _ c: RunConfiguration, progress: ((String) -> Void)? = nil
   ) throws(Failure) -> [Measurement] {
-    guard case .generated(let kind) = c.scene, SceneGenerator.layerRange.contains(c.layers) else {
-      throw Failure(description: "--layers must be within \(SceneGenerator.layerRange), got \(c.layers)")
-    }
-    let generator = SceneGenerator(kind: kind, layers: c.layers, animatedFraction: c.animatedFraction, seed: c.seed)
+    guard case .generated(let kind) = c.scene else { preconditionFailure("not a generated scene") }
+    let generator = try _generator(c, kind)
     let (scene, sceneBytes) = AllocationCounter.retained {
       CompiledScene(layers: c.layers, generating: { generator.make(sealing: $0) })
     }
-    let root = scene.root
     return _run(
-      c, scene: scene, sceneBytes: sceneBytes, area: root.frame.isNull ? root.bounds : root.frame, reference: nil,
-      modelBytes: 0, progress: progress)
+      c, scene: scene, sceneBytes: sceneBytes, area: _pointArea(scene.root), reference: nil, modelBytes: 0,
+      progress: progress)
   }
 
   /// The frames of every strategy and query count over a compiled scene.

@@ -205,12 +205,14 @@ enum RunCommand {
     var models: [Layer?] = []
     for (i, c) in configs.enumerated() {
       if Runner.compilesWhileGenerating(c) {
-        // Never a failure to report: only a verified run can fail.
         progress.update(i)
-        do { results += try Runner.runCompilingWhileGenerating(c) { _ in progress.update(i) } } catch {
+        let measured: [Measurement]
+        do { measured = try Runner.runCompilingWhileGenerating(c) { _ in progress.update(i) } } catch {
           throw .usage(command: "run", message: error.description)
         }
-        models += results[models.count...].map { _ in nil }
+        // Never a failure to report: only a verified run can fail.
+        results += measured
+        models += measured.map { _ in nil }
         continue
       }
       let (model, modelBytes) = try loadMeasuredScene(c, command: "run")

@@ -146,7 +146,6 @@ public final class Layer {
     return path
   }
 
-  /// Copies this layer's own properties (not its sublayers, superlayer or animations).
   /// Drops the animations without telling observers (a compiled scene that took the tree over
   /// and has compiled them, `CompiledScene(releasing:)`).
   package func _removeAnimationsUnobserved() { _animations = [] }
@@ -154,6 +153,7 @@ public final class Layer {
   /// A childless copy of this layer's own properties, without animations or observers.
   package func _propertiesCopy() -> Layer { _copyProperties() }
 
+  /// Copies this layer's own properties (not its sublayers, superlayer or animations).
   func _copyProperties() -> Layer {
     let copy = Layer(name: name)
     copy._setState(LayerState(self))

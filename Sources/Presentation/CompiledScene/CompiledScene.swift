@@ -148,13 +148,9 @@ public final class CompiledScene: LayerTreeObserver {
     precondition(_count == n, "the generator made \(_count) layers, not \(n)")
     _finishColumns()
     _takesAnimations = false
-    root = last._propertiesCopy()
-    topologyChanged = false
-    topologyVersion &+= 1
-    evaluationVersion &+= 1
-    modelReleased = true
     changeVersion &+= 1
-    _checkInvariants()
+    root = last
+    releaseModel()
   }
 
   /// Sizes every per-layer column for `n` layers, none compiled yet.
@@ -205,7 +201,7 @@ public final class CompiledScene: LayerTreeObserver {
 
   /// The columns derived from the parents once every layer is in: sublayer lists (siblings in
   /// preorder are in array order), subtree sizes, the frozen program, the animated layers and
-  /// the timing links.
+  /// the timing links; the topology is then compiled (its version and the evaluation's move).
   private func _finishColumns() {
     let n = _count
     var children = [Int32](repeating: 0, count: n + 1)
@@ -225,6 +221,9 @@ public final class CompiledScene: LayerTreeObserver {
     program = AnimationProgram()
     animatedLayers = (0..<n).compactMap { bits[$0].contains(.animated) ? Int32($0) : nil }
     _linkTimings()
+    topologyChanged = false
+    topologyVersion &+= 1
+    evaluationVersion &+= 1
   }
 
   /// Set while a compile takes the animations out of the layers (`init(releasing:)`,
@@ -244,6 +243,7 @@ public final class CompiledScene: LayerTreeObserver {
     layers = []
     index = [:]
     modelReleased = true
+    _checkInvariants()
   }
 
   // MARK: Background readers
@@ -350,9 +350,6 @@ public final class CompiledScene: LayerTreeObserver {
     _finishColumns()
     pendingLayers.removeAll()
     pendingAnimations.removeAll()
-    topologyChanged = false
-    topologyVersion &+= 1
-    evaluationVersion &+= 1
   }
 
   /// Re-reads layer m's model properties into the columns.
