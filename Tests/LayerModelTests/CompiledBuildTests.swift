@@ -63,11 +63,12 @@ func everyKindScene(seed: UInt64, layers: ClosedRange<Int> = 20...80, animations
   /// The compiled animations (records, tracks, the lean and general lanes) against the
   /// animation classes: the frame built from the model at time t equals, bit for bit, the frame
   /// built from the class-evaluated presentation tree; each lean layer's presentation numbers
-  /// equal the class's. Every kind: basic (every from/to/by), keyframes (every mode, keyTimes,
+  /// equal the class's, and so does every layer's reported state (`presentationState(ofLayer:)`). Every kind: basic (every from/to/by), keyframes (every mode, keyTimes,
   /// segment timing functions), paths with rotationMode, springs in each regime, nested groups,
   /// additive and cumulative, timing functions, media timing, layer timing.
   @Test func compiledAnimationsOfEveryKindEqualTheClassesBitForBit() {
     var checkedLean = 0
+    var checkedTimed = 0
     for seed in 0..<120 as Range<UInt64> {
       let model = everyKindScene(seed: seed)
       for t in [0, 0.37, 1.1, Double(seed) * 0.173, 7.9] {
@@ -90,9 +91,21 @@ func everyKindScene(seed: UInt64, layers: ClosedRange<Int> = 20...80, animations
           }
           checkedLean += 1
         }
+        // Every layer's state as the builder reports it (the scene's own local times, through
+        // every layer timing above it) is the class's presentation copy's.
+        for m in 0..<copies.count {
+          let have = "\(builder.presentationState(ofLayer: m))"
+          let want = "\(LayerState(copies[m]))"
+          if have != want {
+            Issue.record("seed \(seed) t \(t) layer \(m): the builder's state \(have), the class's \(want)")
+            return
+          }
+          if builder.scene.timingNode[m] >= 0 && builder.scene.bits[m].contains(.animated) { checkedTimed += 1 }
+        }
       }
     }
     #expect(checkedLean > 10_000, "the lean lane was exercised (\(checkedLean) layer-times)")
+    #expect(checkedTimed > 1_000, "animated layers under layer timings were checked (\(checkedTimed) layer-times)")
   }
 
   /// Every scene kind the generators make, at several times: the same bits as the classes.

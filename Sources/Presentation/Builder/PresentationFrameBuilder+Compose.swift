@@ -289,7 +289,6 @@ struct _RowComposer {
   // The builder's (per model layer, except clipRow: per row).
   let leanLevel: UnsafeMutablePointer<Bool>
   let presentValues: UnsafeMutablePointer<LeanValues>
-  let linearInverse: UnsafeMutablePointer<LinearInverse>
   let localFlags: UnsafeMutablePointer<UInt8>
   let localBounds: UnsafeMutablePointer<Box>
   let levelMap: UnsafeMutablePointer<AffineMap>
@@ -298,7 +297,8 @@ struct _RowComposer {
   let levelHomographyInverse: UnsafeMutablePointer<Homography>
   let clipRow: UnsafeMutablePointer<Int32>
   // The scene's.
-  let affineTransform: UnsafeMutablePointer<AffineMap>
+  let affineSlot: UnsafeMutablePointer<Int32>
+  let affineParts: UnsafeMutablePointer<AffinePart>
   let bits: UnsafeMutablePointer<CompiledScene.Bits>
   let rules: AdmissionRules
   let world: Bool
@@ -322,7 +322,6 @@ struct _RowComposer {
     projectiveFromWorld = f._projectiveFromWorld.baseAddress!
     leanLevel = b.leanLevel._unsafeStorage
     presentValues = b.presentValues._unsafeStorage
-    linearInverse = b.linearInverse._unsafeStorage
     localFlags = b.localFlags._unsafeStorage
     localBounds = b.localBounds._unsafeStorage
     levelMap = b.levelMap._unsafeStorage
@@ -330,7 +329,8 @@ struct _RowComposer {
     levelHomography = b.levelHomography._unsafeStorage
     levelHomographyInverse = b.levelHomographyInverse._unsafeStorage
     clipRow = b.clipRow._unsafeStorage
-    affineTransform = b.scene.affineTransform._unsafeStorage
+    affineSlot = b.scene.affineSlot._unsafeStorage
+    affineParts = b.scene.affineParts._unsafeStorage
     bits = b.scene.bits._unsafeStorage
     rules = b._rules
     world = columns.contains(.world)
@@ -453,8 +453,7 @@ struct _RowComposer {
       let m = Int(layer[r].rawValue)
       hitbench_prefetch_read(presentValues + m)
       hitbench_prefetch_read(UnsafeRawPointer(presentValues + m) + 64)
-      hitbench_prefetch_read(affineTransform + m)
-      hitbench_prefetch_read(linearInverse + m)
+      hitbench_prefetch_read(affineSlot + m)
       hitbench_prefetch_read(bits + m)
       hitbench_prefetch_read(leanLevel + m)
       hitbench_prefetch_write(toWorld + r)
@@ -503,9 +502,10 @@ struct _RowComposer {
   /// A lean layer's level results, from its presentation numbers (`LeanLevel`).
   @inline(__always)
   func _leanLevel(_ m: Int) -> (map: AffineMap, inverse: AffineMap, flags: UInt8, box: Box) {
-    LeanLevel.compute(
-      UnsafeRawPointer(presentValues + m).assumingMemoryBound(to: Double.self), transform: affineTransform[m],
-      bits: bits[m], rules: rules, inverse: linearInverse[m])
+    let part = affineParts + Int(affineSlot[m])
+    return LeanLevel.compute(
+      UnsafeRawPointer(presentValues + m).assumingMemoryBound(to: Double.self), transform: part.pointee.transform,
+      bits: bits[m], rules: rules, inverse: part.pointee.inverse)
   }
 }
 

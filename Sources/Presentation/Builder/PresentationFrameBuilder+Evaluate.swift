@@ -83,7 +83,7 @@ extension PresentationFrameBuilder {
       let program = scene.animations
       let model = UnsafePointer(scene.lean._unsafeStorage)
       let present = presentValues._unsafeStorage
-      let timingParent = scene.timingParent._unsafeStorage
+      let timingNode = scene.timingNode._unsafeStorage
       let rowOf = self.rowOf._unsafeStorage
       let orderKey = self.orderKey._unsafeStorage
       var keys = 0
@@ -96,7 +96,7 @@ extension PresentationFrameBuilder {
         // `_composeChangedRows`).
         for i in block {
           let m = Int(tr[i].layer)
-          hitbench_prefetch_read(timingParent + m)
+          hitbench_prefetch_read(timingNode + m)
           hitbench_prefetch_read(model + m)
           hitbench_prefetch_read(UnsafeRawPointer(model + m) + 64)
           hitbench_prefetch_write(present + m)
@@ -188,7 +188,6 @@ extension PresentationFrameBuilder {
       if changed {
         presentValues[m] = v
         leanLevel[m] = true
-        linearInverse[m] = LinearInverse(scene.affineTransform[m])
       }
       zPosition = v.v[9]
       if b.contains(.hasSublayerTransform) {
@@ -319,7 +318,7 @@ package struct AdmissionRules {
 /// layer, then the translation for a map with those linear entries. The same operations on
 /// the same values: the same bits, one division per layer per model change instead of per
 /// frame.
-package struct LinearInverse {
+package struct LinearInverse: Sendable {
   var a: Double, b: Double, c: Double, d: Double, k: Double
   /// det is non-zero and finite and the four entries are finite.
   var usable: Bool

@@ -57,16 +57,16 @@ public final class PresentationFrameBuilder {
   var levelHomographyInverse = ColumnBuffer<Homography>()
   var localBounds = ColumnBuffer<Box>()
   var localFlags = ColumnBuffer<UInt8>()
-  /// Lean layers keep only their presentation numbers and the inverse of their transform's
-  /// linear part; pass 3 derives their level map, inverse, flags and bounds from them.
+  /// Lean layers keep only their presentation numbers; pass 3 derives their level map,
+  /// inverse, flags and bounds from them and the scene's affine part of their transform.
   var leanLevel = ColumnBuffer<Bool>()
   var presentValues = ColumnBuffer<LeanValues>()
-  var linearInverse = ColumnBuffer<LinearInverse>()
   var orderKey = ColumnBuffer<Double>()
   /// The presentation state of layers whose sublayerTransform reaches their sublayers' maps.
   var contextState = ColumnBuffer<LayerState>()
   var hasContext = ColumnBuffer<Bool>()
-  /// Local times of the layers with their own timing (the rest inherit).
+  /// Local times of the layers with their own timing, by their place in the scene's
+  /// `timingNodes` (the rest inherit).
   var nodeTime = ColumnBuffer<Double>()
   /// Layers evaluated one by one on every animated build: the animated layers that are not
   /// tracks and the sublayers of animated layers that carry a sublayerTransform context; in
@@ -248,11 +248,10 @@ public final class PresentationFrameBuilder {
     _topologyVersion = scene.topologyVersion
     leanLevel.reserve(n, filling: false)
     presentValues.reserve(n, filling: scene.lean[0])
-    linearInverse.reserve(n, filling: LinearInverse(AffineMap.identity))
     orderKey.reserve(n, filling: 0)
     _sizeWideColumns(refill: true)
     hasContext.reserve(n, filling: false)
-    nodeTime.reserve(n, filling: 0)
+    nodeTime.reserve(Swift.max(scene.timingNodes.count, 1), filling: 0)
     rowOf.reserve(n, filling: 0)
     sortedChildren.reserve(Swift.max(scene.childList.count, 1), filling: 0)
     for (k, c) in scene.childList.enumerated() { sortedChildren[k] = c }
@@ -385,19 +384,21 @@ public final class PresentationFrameBuilder {
   /// still screen pays for its timed layers, not for its layers).
   func _timeNodes(_ time: Double, animated: Bool) {
     guard animated else { return }
-    let tp = scene.timingParent._unsafeStorage
+    // Timings set since the reload (allocates only when their number grows).
+    if nodeTime.count < scene.timingNodes.count { nodeTime.resize(scene.timingNodes.count, filling: 0) }
+    let tp = scene.timingNode._unsafeStorage
     scene.timingNodes.withUnsafeBufferPointer { nodes in
-      for node in nodes {
+      for (k, node) in nodes.enumerated() {
         let m = Int(node)
         let above = m == 0 ? -1 : Int(tp[Int(scene.parent[m])])
         let parentTime = above < 0 ? time : nodeTime[above]
-        nodeTime[m] = scene.timings[Int(scene.timingSlot[m])].layerLocalTime(fromParent: parentTime)
+        nodeTime[k] = scene.timings[Int(scene.timingSlot[m])].layerLocalTime(fromParent: parentTime)
       }
     }
   }
 
   @inline(__always) func _localTime(_ m: Int) -> Double {
-    let node = Int(scene.timingParent[m])
+    let node = Int(scene.timingNode[m])
     return node < 0 ? frame.time : nodeTime[node]
   }
 }

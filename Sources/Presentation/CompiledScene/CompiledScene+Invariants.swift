@@ -5,7 +5,7 @@ extension CompiledScene {
   /// after every `synchronize()`: the preorder and its topology (parents before children,
   /// subtree sizes, sublayer lists in array order), every layer's model values and flags as
   /// the layer holds them (so an incremental re-read that missed a change is caught), transform
-  /// and timing slots, timing links, and animation ranges within the program. O(layers).
+  /// and timing slots, the affine parts, timing links, and animation ranges within the program. O(layers).
   func _checkInvariants() {
     #if HITBENCH_INTERNAL_CHECKS
       guard InternalChecks.active else { return }
@@ -67,13 +67,21 @@ extension CompiledScene {
             && f.contains(.hasSublayerTransform) == (sublayerTransformSlot[m] >= 0)
             && f.contains(.affineTransform) == l.transform.isAffine,
           "compiled scene: layer \(m)'s flags")
+        // The affine part: slot 0 (the identity) or the transform's own, holding its 2D part.
+        let t = l.transform
+        let part = affineParts[Int(affineSlot[m])]
+        precondition(
+          Int(affineSlot[m]) == Int(transformSlot[m]) + 1 && affineParts.count <= transforms.count + 1
+            && same(part.transform.a, t.m11) && same(part.transform.b, t.m12) && same(part.transform.c, t.m21)
+            && same(part.transform.d, t.m22) && same(part.transform.tx, t.m41) && same(part.transform.ty, t.m42),
+          "compiled scene: layer \(m)'s affine part")
         precondition(
           f.contains(.hasTiming) == (timingSlot[m] >= 0)
             && (timingSlot[m] < 0 || "\(timings[Int(timingSlot[m])])" == "\(l.timing)"),  // NaN-safe
           "compiled scene: layer \(m)'s timing")
-        let tp = Int(timingParent[m])
+        let tp = Int(timingNode[m])
         precondition(
-          f.contains(.hasTiming) ? tp == m : tp == (m == 0 ? -1 : Int(timingParent[Int(parent[m])])),
+          f.contains(.hasTiming) ? tp == timedSeen : tp == (m == 0 ? -1 : Int(timingNode[Int(parent[m])])),
           "compiled scene: layer \(m)'s timing link")
         if f.contains(.hasTiming) {
           precondition(

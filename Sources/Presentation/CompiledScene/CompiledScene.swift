@@ -9,7 +9,7 @@ import LayerModel
 /// It observes its tree: a property set on a layer marks that layer, an animation added or
 /// removed marks the layer's animations, a layer added, removed or moved marks the topology.
 /// `synchronize()` then re-reads only what was marked (a topology change recompiles
-/// everything) and reports which layers changed. Memory: about 130 bytes per layer plus the
+/// everything) and reports which layers changed. Memory: about 140 bytes per layer plus the
 /// animations.
 public final class CompiledScene: LayerTreeObserver {
   /// The model root (after `releaseModel()`, a childless copy of its own properties).
@@ -59,9 +59,14 @@ public final class CompiledScene: LayerTreeObserver {
   package private(set) var lean = ColumnBuffer<LeanValues>()
   package private(set) var bits = ColumnBuffer<Bits>()
   package private(set) var parentColumn = ColumnBuffer<Int32>()
-  /// The 2D affine part of each layer's transform (identity when none), for the closed-form
-  /// level map of layers whose transform is affine.
-  package private(set) var affineTransform = ColumnBuffer<AffineMap>()
+  /// Each layer's slot in `affineParts`: 0 for the identity, `transformSlot + 1` otherwise.
+  /// Stored where set, like the transforms: a layer without a transform costs its 4 bytes here
+  /// (a column of maps and inverses cost 96 bytes a layer, identity for most).
+  package private(set) var affineSlot = ColumnBuffer<Int32>()
+  /// The 2D affine part of each stored transform and its linear part inverted, for the
+  /// closed-form level map of layers whose transform is affine; entry 0 is the identity's
+  /// (entries of the slots that hold sublayerTransforms are unused).
+  package private(set) var affineParts = ColumnBuffer<AffinePart>()
   /// Slots into `transforms` (-1: the identity).
   package private(set) var transformSlot: [Int32] = []
   package private(set) var sublayerTransformSlot: [Int32] = []
@@ -69,8 +74,10 @@ public final class CompiledScene: LayerTreeObserver {
   /// Slots into `timings` (-1: the default timing).
   package private(set) var timingSlot: [Int32] = []
   package private(set) var timings: [MediaTiming] = []
-  /// The nearest layer at or above m with its own timing (-1: none, local time is the clock).
-  package private(set) var timingParent = ColumnBuffer<Int32>()
+  /// Where in `timingNodes` the nearest layer at or above m with its own timing is (-1: none,
+  /// local time is the clock): an ordinal, so that per-frame local times are kept per timed
+  /// layer, not per layer.
+  package private(set) var timingNode = ColumnBuffer<Int32>()
   /// The layers with their own timing, in preorder (parents first): what a build times.
   package private(set) var timingNodes: [Int32] = []
 
@@ -163,7 +170,8 @@ public final class CompiledScene: LayerTreeObserver {
     )
     bits.reserve(n, filling: [])
     parentColumn.reserve(n, filling: -1)
-    affineTransform.reserve(n, filling: .identity)
+    affineSlot.reserve(n, filling: 0)
+    affineParts.reserve(1, filling: AffinePart(.identity))
     transformSlot = [Int32](repeating: -1, count: n)
     sublayerTransformSlot = [Int32](repeating: -1, count: n)
     transforms = []
@@ -365,12 +373,17 @@ public final class CompiledScene: LayerTreeObserver {
     if l.isUserInteractionEnabled { b.insert(.interactive) }
     if !l.transform.isIdentity {
       b.insert(.hasTransform)
-      transformSlot[m] = _store(l.transform, in: transformSlot[m])
+      let slot = _store(l.transform, in: transformSlot[m])
+      transformSlot[m] = slot
+      let t = l.transform
+      let part = AffinePart(AffineMap(a: t.m11, b: t.m12, c: t.m21, d: t.m22, tx: t.m41, ty: t.m42))
+      affineParts.resize(Swift.max(affineParts.count, Int(slot) + 2), filling: AffinePart(.identity))
+      affineParts[Int(slot) + 1] = part
+      affineSlot[m] = slot + 1
     } else {
       transformSlot[m] = -1
+      affineSlot[m] = 0
     }
-    let t = l.transform
-    affineTransform[m] = AffineMap(a: t.m11, b: t.m12, c: t.m21, d: t.m22, tx: t.m41, ty: t.m42)
     if l.transform.isAffine { b.insert(.affineTransform) }
     if !l.sublayerTransform.isIdentity {
       b.insert(.hasSublayerTransform)
@@ -390,6 +403,11 @@ public final class CompiledScene: LayerTreeObserver {
       timingSlot[m] = -1
     }
     bits[m] = b
+  }
+
+  /// The 2D affine part of layer m's transform (the identity when it has none).
+  @inline(__always) package func affineTransform(_ m: Int) -> AffineMap {
+    affineParts[Int(affineSlot[m])].transform
   }
 
   private func _store(_ t: Transform3D, in slot: Int32) -> Int32 {
@@ -420,14 +438,14 @@ public final class CompiledScene: LayerTreeObserver {
 
   private func _linkTimings() {
     let n = count
-    timingParent.reserve(n)
+    timingNode.reserve(n)
     timingNodes.removeAll(keepingCapacity: true)
     for m in 0..<n {
       if bits[m].contains(.hasTiming) {
-        timingParent[m] = Int32(m)
+        timingNode[m] = Int32(timingNodes.count)
         timingNodes.append(Int32(m))
       } else {
-        timingParent[m] = m == 0 ? -1 : timingParent[Int(parent[m])]
+        timingNode[m] = m == 0 ? -1 : timingNode[Int(parent[m])]
       }
     }
   }
@@ -437,10 +455,11 @@ public final class CompiledScene: LayerTreeObserver {
   /// Layer m's local time when the clock reads `clock`: the layer timings from the root down
   /// (only the layers with their own timing matter). O(timing depth).
   package func localTime(_ m: Int, clock: Double) -> Double {
-    let node = Int(timingParent[m])
-    guard node >= 0 else { return clock }
-    let above = node == 0 ? -1 : Int(timingParent[Int(parent[node])])
-    let parentTime = above < 0 ? clock : localTime(above, clock: clock)
+    let k = Int(timingNode[m])
+    guard k >= 0 else { return clock }
+    let node = Int(timingNodes[k])
+    let above = node == 0 ? -1 : Int(timingNode[Int(parent[node])])
+    let parentTime = above < 0 ? clock : localTime(Int(timingNodes[above]), clock: clock)
     return timings[Int(timingSlot[node])].layerLocalTime(fromParent: parentTime)
   }
 
@@ -476,4 +495,16 @@ package protocol SceneBackgroundReader: AnyObject {
 
 struct _WeakReader {
   weak var reader: (any SceneBackgroundReader)?
+}
+
+/// A stored transform's 2D affine part and its linear part inverted: what the lean closed-form
+/// level map reads (`LeanLevel`), kept once per transform instead of once per layer. 96 bytes.
+package struct AffinePart: Sendable {
+  package var transform: AffineMap
+  package var inverse: LinearInverse
+
+  package init(_ transform: AffineMap) {
+    self.transform = transform
+    inverse = LinearInverse(transform)
+  }
 }

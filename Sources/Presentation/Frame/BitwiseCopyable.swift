@@ -6,3 +6,4 @@ extension LayerID: BitwiseCopyable {}
 extension PresentationFrame.Flags: BitwiseCopyable {}
 extension CompiledScene.Bits: BitwiseCopyable {}
 extension LinearInverse: BitwiseCopyable {}
+extension AffinePart: BitwiseCopyable {}

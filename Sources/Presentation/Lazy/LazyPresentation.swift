@@ -153,12 +153,11 @@ public final class LazyPresentation {
     guard p >= 0, orderIsStatic, !scene._faults.changesRows, isPinned(p) else { return false }
     let b = scene.bits[m]
     let pb = scene.bits[p]
-    guard b.contains(.affineTransform), !b.contains(.generalAnimations), scene.timingParent[m] < 0,
+    guard b.contains(.affineTransform), !b.contains(.generalAnimations), scene.timingNode[m] < 0,
       !pb.contains(.hasSublayerTransform), !frame.flags[p].contains(.worldProjective)
     else { return false }
     var row = LeanRow()
-    row.transform = scene.affineTransform[m]
-    row.inverse = LinearInverse(row.transform)
+    row.affineSlot = scene.affineSlot[m]
     if b.contains(.animated),
       let track = scene.animations.track(layer: m, records: scene.animationStart[m]..<scene.animationEnd[m])
     {
@@ -204,8 +203,9 @@ public final class LazyPresentation {
         program._withUnsafeGuaranteedRef { $0.applyLean(range, to: &v, atParentTime: time) }
       }
     }
+    let part = scene.affineParts._unsafeStorage + Int(row.pointee.affineSlot)
     let (map, inverse, lf, box) = LeanLevel.compute(
-      v, transform: row.pointee.transform, bits: bits, rules: builder._rules, inverse: row.pointee.inverse)
+      v, transform: part.pointee.transform, bits: bits, rules: builder._rules, inverse: part.pointee.inverse)
     var reachable =
       lf & PresentationFrameBuilder.localAdmitted != 0 && lf & PresentationFrameBuilder.localInvertible != 0
       && parentFlags.contains(.reachable)
@@ -331,8 +331,8 @@ public final class LazyPresentation {
   }
 }
 
-/// A lean candidate's row at one frame and what composing it needs, in one record of three
-/// cache lines: a query's candidates are scattered over the scene, and a column each (seven
+/// A lean candidate's row at one frame and what composing it needs, in one 96-byte record (two
+/// cache lines at most): a query's candidates are scattered over the scene, and a column each (seven
 /// of them) cost a cache miss each. The stamp says which frame the row is for; an unhittable
 /// row keeps empty bounds (so the exact test needs no flag).
 struct LeanRow: BitwiseCopyable {
@@ -341,10 +341,9 @@ struct LeanRow: BitwiseCopyable {
   var guardRow: Int32 = -1
   /// Its single lean animation in `leanTracks` (-1: none, or not one track).
   var trackSlot: Int32 = -1
-  var _padding: Int32 = 0
+  /// Its (constant) transform's slot in the scene's `affineParts` (0: the identity, whose
+  /// entry every untransformed row shares, so it stays in cache).
+  var affineSlot: Int32 = 0
   var bounds = Box.nothing
   var fromWorld = AffineMap.identity
-  /// Its (constant) transform's linear part inverted, and the transform.
-  var inverse = LinearInverse(.identity)
-  var transform = AffineMap.identity
 }

@@ -135,7 +135,7 @@ public final class MotionBounds {
       let p = Int(scene.parent[m])
       let b = scene.bits[m]
       let pb = scene.bits[p]
-      guard !moves[p], scene.timingParent[m] < 0, b.contains(.leanAnimations), b.contains(.affineTransform),
+      guard !moves[p], scene.timingNode[m] < 0, b.contains(.leanAnimations), b.contains(.affineTransform),
         !pb.contains(.hasSublayerTransform), !pb.contains(.generalAnimations),
         scene.animationEnd[m] - scene.animationStart[m] == 1,
         scene.animations.isPiecewiseLinear(Int(scene.animationStart[m]))
@@ -241,7 +241,7 @@ public final class MotionBounds {
   func _linearBox(_ m: Int, _ k: Int, _ f: Double, _ parent: AffineMap, _ region: Box?) -> Box? {
     var v = scene.lean[m]
     scene.animations.leanValue(k, progress: f, &v)
-    let t = scene.affineTransform[m]
+    let t = scene.affineTransform(m)
     let ax = v.v[2] + v.v[6] * v.v[4]
     let ay = v.v[3] + v.v[7] * v.v[5]
     let level = AffineMap(
