@@ -40,6 +40,14 @@ public struct ColumnBuffer<Element: BitwiseCopyable>: ~Copyable {
     if let value { _base.initialize(repeating: value, count: n) }
   }
 
+  /// Frees the storage: the buffer is empty, as new (the next `reserve` allocates).
+  public mutating func release() {
+    _base.deallocate()
+    _base = .allocate(capacity: 1)
+    capacity = 0
+    count = 0
+  }
+
   /// Makes `n` elements usable, keeping every existing one (grows by copying).
   public mutating func resize(_ n: Int, filling value: Element) {
     precondition(n >= 0, "a negative size")

@@ -170,6 +170,30 @@ func everyKindScene(seed: UInt64, layers: ClosedRange<Int> = 20...80, animations
     }
   }
 
+  /// A builder whose columns and rows were freed (`releaseColumns()`, what a run does while a
+  /// scene strategy runs) holds no rows, then builds the frames of one that kept them, bit for
+  /// bit, threaded or not, with every column or the structure only, for every generated kind.
+  @Test func releasedColumnsBuildTheSameFrames() {
+    let n = BuildWorkers.minimumRowsToSplit + 500
+    for kind in SceneKind.allCases {
+      let model = SceneGenerator(kind: kind, layers: n, animatedFraction: 0.6, seed: 5).make()
+      for threads in [1, 2] {
+        let kept = PresentationFrameBuilder(root: model.deepCopy(), threads: threads)
+        let releasing = PresentationFrameBuilder(root: model.deepCopy(), threads: threads)
+        for (t, columns) in [(0.3, FrameColumns.all), (0.31, .all), (2.2, .structure), (2.25, .all)] {
+          releasing.build(at: t - 0.01, columns: columns)
+          releasing.releaseColumns()
+          #expect(releasing.frame.count == 0 && releasing.frame.memoryFootprint == 0, "\(kind): rows kept")
+          let expected = kept.build(at: t, columns: columns)
+          if let d = firstDifference(releasing.build(at: t, columns: columns), expected) {
+            Issue.record("\(kind) threads \(threads) t \(t): \(d)")
+            return
+          }
+        }
+      }
+    }
+  }
+
   /// Split builds (2 and 3 threads, any split row) give the frame of one thread, bit for bit,
   /// on full and incremental builds, for every generated scene kind.
   @Test func threadsGiveTheSameFrameBitForBit() {

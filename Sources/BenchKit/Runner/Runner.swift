@@ -161,6 +161,17 @@ public enum Runner {
       let floors = Floors.measure(loop: loop, warmup: c.warmup)
       for kind in c.strategies {
         progress?("\(kind.rawValue) Q=\(q)")
+        // A scene strategy reads the compiled scene, never this builder's frames: their columns
+        // and rows are freed while it runs, so its peak is its own state's, not the frame's as
+        // well; before the next frame strategy, an untimed build at the last frame's time makes
+        // them again, as the floors left them.
+        if !kind.consumesFrame && builder.frame.count > 0 {
+          let pages = AllocationCounter.ImmediatePageReturn()
+          builder.releaseColumns()
+          pages.end()
+        } else if kind.consumesFrame && builder.frame.count == 0 {
+          _ = builder.build(at: ts.last ?? 0, animated: loop.animated)
+        }
         let recorder = _Recorder(frames: ts.count, warmup: c.warmup, reference: reference, animated: loop.animated)
         // The frames' allocations are counted: invariant checks (debug builds) are suspended.
         let outcome = InternalChecks.$suspended.withValue(true) { loop.run(kind, hooks: recorder) }

@@ -200,27 +200,30 @@ public final class PresentationFrame {
     _projectiveFromWorld = .init(start: nil, count: 0)
   }
 
-  /// Makes room for `n` rows, reallocating only when the capacity is too small.
-  func _reserve(_ n: Int) {
+  /// Makes room for `n` rows, reallocating only when the capacity is too small. Without
+  /// `initializingWorld` the world columns (maps from the world, guard rows, world boxes) are
+  /// left uninitialised, their pages untouched: for a frame whose builder never computes them
+  /// (a lazy presentation of `.structure` only), which then never reads them either.
+  func _reserve(_ n: Int, initializingWorld: Bool = true) {
     count = n
     guard n > capacity else { return }
     _deallocate()
     capacity = n
-    func make<T>(_ v: T) -> UnsafeMutableBufferPointer<T> {
+    func make<T>(_ v: T, initialized: Bool = true) -> UnsafeMutableBufferPointer<T> {
       let b = UnsafeMutableBufferPointer<T>.allocate(capacity: n)
-      b.initialize(repeating: v)
+      if initialized { b.initialize(repeating: v) }
       return b
     }
     _layer = make(LayerID(0))
     _parent = make(-1)
     _subtreeEnd = make(0)
-    _guardRow = make(-1)
+    _guardRow = make(-1, initialized: initializingWorld)
     _flags = make([])
     _bounds = make(.nothing)
     _fromParent = make(.identity)
     _toWorld = make(.identity)
-    _fromWorld = make(.identity)
-    _worldBox = make(.nothing)
+    _fromWorld = make(.identity, initialized: initializingWorld)
+    _worldBox = make(.nothing, initialized: initializingWorld)
     // Written only for projective rows; never read for others (trivial type, left uninitialised
     // so the pages of a scene without perspective are never touched).
     _projectiveFromParent = .allocate(capacity: n)
@@ -242,6 +245,28 @@ public final class PresentationFrame {
     _projectiveFromParent.deallocate()
     _projectiveToWorld.deallocate()
     _projectiveFromWorld.deallocate()
+  }
+
+  /// Frees the rows (the builder's `releaseColumns()`): no rows until the next build.
+  func _release() {
+    _deallocate()
+    _layer = .init(start: nil, count: 0)
+    _parent = .init(start: nil, count: 0)
+    _subtreeEnd = .init(start: nil, count: 0)
+    _guardRow = .init(start: nil, count: 0)
+    _flags = .init(start: nil, count: 0)
+    _bounds = .init(start: nil, count: 0)
+    _fromParent = .init(start: nil, count: 0)
+    _toWorld = .init(start: nil, count: 0)
+    _fromWorld = .init(start: nil, count: 0)
+    _worldBox = .init(start: nil, count: 0)
+    _projectiveFromParent = .init(start: nil, count: 0)
+    _projectiveToWorld = .init(start: nil, count: 0)
+    _projectiveFromWorld = .init(start: nil, count: 0)
+    capacity = 0
+    count = 0
+    _changedRuns.release()
+    _changedRunCount = 0
   }
 
   deinit { _deallocate() }

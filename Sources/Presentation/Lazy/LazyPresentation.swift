@@ -59,6 +59,7 @@ public final class LazyPresentation {
     self.semantics = semantics
     self.columns = columns.union(.structure)
     builder = PresentationFrameBuilder(scene: scene, semantics: semantics)
+    builder._computesWorld = self.columns.contains(.world)
     _frame = Unmanaged.passUnretained(builder.frame)
     // The composer reads the frame's columns, which exist once the builder has sized them.
     builder._reload()
