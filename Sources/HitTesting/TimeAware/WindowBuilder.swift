@@ -1,4 +1,5 @@
 import Clocks
+import Columns
 import LayerModel
 import Presentation
 
@@ -21,6 +22,13 @@ final class WindowBuilder<Index: MotionIndex>: @unchecked Sendable, SceneBackgro
   private var end = 0.0
   private var animated = true
   private var worker: BackgroundWorker?
+  /// The entries' start and end boxes gathered for the index's rebuild, one pair for both
+  /// slots (one build runs at a time; the index keeps what it needs of them).
+  private var entryStart = ColumnBuffer<Box>()
+  private var entryEnd = ColumnBuffer<Box>()
+
+  /// Bytes of the gathered boxes.
+  var memoryFootprint: Int { entryStart.memoryFootprint + entryEnd.memoryFootprint }
 
   init(groups: MotionGroups) {
     self.groups = groups
@@ -69,7 +77,7 @@ final class WindowBuilder<Index: MotionIndex>: @unchecked Sendable, SceneBackgro
     let t0 = Clocks.monotonicNanoseconds()
     slot.reserve(groups.count)
     slot.unbounded = bounds.compute(into: slot, groups, from: start, to: end, animated: animated)
-    slot.index(groups: groups.count)
+    slot.index(groups: groups.count, gathering: &entryStart, &entryEnd)
     slot.start = start
     slot.end = animated ? end : .infinity
     slot.animated = animated

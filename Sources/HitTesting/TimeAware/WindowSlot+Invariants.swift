@@ -1,3 +1,4 @@
+import Columns
 import LayerModel
 import Presentation
 
@@ -6,7 +7,9 @@ extension WindowSlot {
   /// index entry (entries by ascending group, each entry's boxes its group's bound, within the
   /// index's magnitude limit) or on the outside list, never both; groups without one in
   /// neither. O(groups).
-  func _checkInvariants(groups: Int) {
+  func _checkInvariants(
+    groups: Int, entryStart: borrowing ColumnBuffer<Box>, entryEnd: borrowing ColumnBuffer<Box>
+  ) {
     #if HITBENCH_INTERNAL_CHECKS
       guard InternalChecks.active else { return }
       var place = [Int8](repeating: 0, count: Swift.max(groups, 1))

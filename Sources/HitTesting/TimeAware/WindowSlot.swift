@@ -16,8 +16,6 @@ final class WindowSlot<Index: MotionIndex> {
   /// Each group's bounds (group 0, the fixed layers, is empty).
   var bound = ColumnBuffer<LinearBox>()
   var entryGroup = ColumnBuffer<Int32>()
-  var entryStart = ColumnBuffer<Box>()
-  var entryEnd = ColumnBuffer<Box>()
   var outside = ColumnBuffer<Int32>()
   /// Groups whose motion could not be bounded, and the build's wall time.
   var unbounded = 0
@@ -38,15 +36,16 @@ final class WindowSlot<Index: MotionIndex> {
   func reserve(_ groups: Int) {
     if bound.count != groups { bound.reserve(groups, filling: .nothing) }
     entryGroup.reserve(groups)
-    entryStart.reserve(groups)
-    entryEnd.reserve(groups)
     outside.reserve(groups)
     index.reserve(groups)
   }
 
   /// Splits the groups' bounds into the index's entries and the outside list, and rebuilds the
-  /// index.
-  func index(groups: Int) {
+  /// index from the entries' boxes, gathered into `entryStart` and `entryEnd` (the builder's,
+  /// shared by both slots).
+  func index(groups: Int, gathering entryStart: inout ColumnBuffer<Box>, _ entryEnd: inout ColumnBuffer<Box>) {
+    entryStart.reserve(groups)
+    entryEnd.reserve(groups)
     var n = 0
     var out = 0
     for g in 1..<Swift.max(groups, 1) {
@@ -69,7 +68,7 @@ final class WindowSlot<Index: MotionIndex> {
     entryStart.withUnsafeBufferPointer { s in
       entryEnd.withUnsafeBufferPointer { e in index.rebuild(start: s, end: e) }
     }
-    _checkInvariants(groups: groups)
+    _checkInvariants(groups: groups, entryStart: entryStart, entryEnd: entryEnd)
   }
 
   /// Every edge finite and within the index's magnitude limit.
@@ -80,7 +79,6 @@ final class WindowSlot<Index: MotionIndex> {
   }
 
   var memoryFootprint: Int {
-    index.memoryFootprint + bound.memoryFootprint + entryGroup.memoryFootprint + entryStart.memoryFootprint
-      + entryEnd.memoryFootprint + outside.memoryFootprint
+    index.memoryFootprint + bound.memoryFootprint + entryGroup.memoryFootprint + outside.memoryFootprint
   }
 }

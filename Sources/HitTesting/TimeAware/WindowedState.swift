@@ -43,7 +43,8 @@ public final class _WindowedState<Index: MotionIndex>: _TimeAwareState {
   @usableFromInline var _frontIndex: Index { front.index }
 
   public var memoryFootprint: Int {
-    groups.memoryFootprint + front.memoryFootprint + back.memoryFootprint + proposals.memoryFootprint
+    groups.memoryFootprint + front.memoryFootprint + back.memoryFootprint + builder.memoryFootprint
+      + proposals.memoryFootprint
   }
 
   public func update(at t: Double, animated: Bool) {

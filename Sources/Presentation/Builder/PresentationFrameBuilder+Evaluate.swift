@@ -46,6 +46,13 @@ extension PresentationFrameBuilder {
   func _pass1Tracks() -> Int {
     let n = tracks.count
     guard n > 0 else { return 0 }
+    // The track loop's scratch, sized on the first build that runs it (a lazy presentation's
+    // builder never does, so it never holds them).
+    if trackTime.count < n {
+      trackTime.reserve(n, filling: 0)
+      trackChanged.reserve(n, filling: 0)
+      trackActive.reserve(n, filling: ActiveTime(progress: 0, cycle: 0, seconds: 0))
+    }
     guard let workers = _workers, n >= BuildWorkers.minimumRowsToSplit else { return _evaluateTracks(0..<n) }
     let parts = threads
     return _runParts(workers, .evaluateTracks) { k in (k * n / parts)..<((k + 1) * n / parts) }.keysChanged

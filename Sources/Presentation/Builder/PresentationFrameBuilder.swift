@@ -73,9 +73,10 @@ public final class PresentationFrameBuilder {
   /// preorder.
   var alwaysEvaluated: [Int32] = []
   /// Animated lean layers with one lean animation, evaluated by the program's track loop
-  /// (`FrozenAnimationProgram.evaluateTracks`) on every animated build; in preorder. Their
-  /// local times and change marks are scratch columns of the same length.
-  var tracks: [LeanTrack] = []
+  /// (`FrozenAnimationProgram.evaluateTracks`) on every animated build; in preorder (a lazy
+  /// presentation finds its candidates' tracks here). Their local times and change marks are
+  /// scratch columns at least as long, sized by the first build that runs the track loop.
+  var tracks = ColumnBuffer<LeanTrack>()
   var trackTime = ColumnBuffer<Double>()
   var trackChanged = ColumnBuffer<UInt8>()
   var trackActive = ColumnBuffer<ActiveTime>()
@@ -298,7 +299,7 @@ public final class PresentationFrameBuilder {
     hasContext.release()
     nodeTime.release()
     alwaysEvaluated = []
-    tracks = []
+    tracks.release()
     trackTime.release()
     trackChanged.release()
     trackActive.release()
@@ -325,7 +326,7 @@ public final class PresentationFrameBuilder {
   func _planEvaluation() {
     let n = _layerCount
     alwaysEvaluated.removeAll(keepingCapacity: true)
-    tracks.removeAll(keepingCapacity: true)
+    tracks.reserve(0)
     let program = scene.animations
     for m in 0..<n {
       let b = scene.bits[m]
@@ -338,7 +339,7 @@ public final class PresentationFrameBuilder {
           && !b.contains(.hasSublayerTransform),
           let t = program.track(layer: m, records: scene.animationStart[m]..<scene.animationEnd[m])
         {
-          tracks.append(t)
+          tracks.resize(tracks.count + 1, filling: t)
         } else {
           alwaysEvaluated.append(Int32(m))
         }
@@ -346,11 +347,19 @@ public final class PresentationFrameBuilder {
         alwaysEvaluated.append(Int32(m))
       }
     }
-    trackTime.reserve(Swift.max(tracks.count, 1), filling: 0)
-    trackChanged.reserve(Swift.max(tracks.count, 1), filling: 0)
-    trackActive.reserve(Swift.max(tracks.count, 1), filling: ActiveTime(progress: 0, cycle: 0, seconds: 0))
     _sizeWideColumns(refill: false)
     _evaluationVersion = scene.evaluationVersion
+  }
+
+  /// Where layer m's track is in `tracks` (nil: it has none). O(log tracks).
+  func _track(ofLayer m: Int) -> Int? {
+    var lo = 0
+    var hi = tracks.count
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if Int(tracks[mid].layer) < m { lo = mid + 1 } else { hi = mid }
+    }
+    return lo < tracks.count && Int(tracks[lo].layer) == m ? lo : nil
   }
 
   /// Part boundaries over the top-level subtrees (their sizes, in order): `parts + 1` model

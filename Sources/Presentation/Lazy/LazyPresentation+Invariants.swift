@@ -34,7 +34,7 @@ extension LazyPresentation {
         seen[r] = true
         let slot = Int(leanRows[m].trackSlot)
         precondition(
-          slot < 0 || (slot < leanTracks.count && leanTracks[slot].layer == Int32(m)),
+          slot < 0 || (slot < builder.tracks.count && builder.tracks[slot].layer == Int32(m)),
           "lazy presentation: layer \(m)'s lean track")
         let e = evaluated[m]
         let c = composed[m]

@@ -33,9 +33,6 @@ public final class LazyPresentation {
   static let permanent = UInt32.max
   /// Per layer, for `leanCandidate`: its lean row (`LeanRow`).
   var leanRows = ColumnBuffer<LeanRow>()
-  /// The single lean animations of the layers `canDecideLean` accepted (`LeanRow.trackSlot`):
-  /// their timing and property read out of the record once.
-  var leanTracks = ColumnBuffer<LeanTrack>()
 
   /// Whether the hit-test order is the same at every time (no animation moves a zPosition, or
   /// the semantics ignore it): then `rank` orders candidates.
@@ -100,7 +97,6 @@ public final class LazyPresentation {
     composer = _RowComposer(builder, columns)
     stamp = 0
     leanRows.reserve(Swift.max(n, 1), filling: LeanRow())
-    leanTracks.reserve(0)
     _checkInvariants()
   }
 
@@ -159,12 +155,9 @@ public final class LazyPresentation {
     else { return false }
     var row = LeanRow()
     row.affineSlot = scene.affineSlot[m]
-    if b.contains(.animated),
-      let track = scene.animations.track(layer: m, records: scene.animationStart[m]..<scene.animationEnd[m])
-    {
-      row.trackSlot = Int32(leanTracks.count)
-      leanTracks.resize(leanTracks.count + 1, filling: track)
-    }
+    // Its track, when the builder's track loop has one for it (the builder's list, shared:
+    // one flattened animation per layer, not two); otherwise its records are evaluated.
+    if b.contains(.animated), let k = builder._track(ofLayer: m) { row.trackSlot = Int32(k) }
     leanRows[m] = row
     return true
   }
@@ -197,7 +190,7 @@ public final class LazyPresentation {
     if animated && bits.contains(.animated), let program = _animations {
       let slot = Int(row.pointee.trackSlot)
       if slot >= 0 {
-        let track = UnsafePointer(leanTracks._unsafeStorage + slot)
+        let track = UnsafePointer(builder.tracks._unsafeStorage + slot)
         program._withUnsafeGuaranteedRef { $0.applyTrack(track, to: &v, atLocalTime: time) }
       } else {
         let range = scene.animationStart[m]..<scene.animationEnd[m]
@@ -340,7 +333,7 @@ struct LeanRow: BitwiseCopyable {
   var stamp: UInt32 = 0
   /// The first guard row above it (-1: none).
   var guardRow: Int32 = -1
-  /// Its single lean animation in `leanTracks` (-1: none, or not one track).
+  /// Its single lean animation in the builder's `tracks` (-1: none, or not one track).
   var trackSlot: Int32 = -1
   /// Its (constant) transform's slot in the scene's `affineParts` (0: the identity, whose
   /// entry every untransformed row shares, so it stays in cache).
