@@ -123,6 +123,9 @@ public final class PresentationFrameBuilder {
   /// false for a builder whose frame never gets `FrameColumns.world` (a lazy presentation of
   /// `.structure`): its world columns are then never initialised or touched.
   var _computesWorld = true
+  /// true for a builder whose frame's rows are each composed before they are read (a lazy
+  /// presentation's): its geometry columns are then not initialised (`PresentationFrame._reserve`).
+  var _composesBeforeReading = false
   var _built = false
   var _lastAnimated = true
   var _lastColumns: FrameColumns = []
@@ -275,7 +278,7 @@ public final class PresentationFrameBuilder {
       lengths: scene.childList[Int(scene.childStart[0])..<Int(scene.childStart[1])].map {
         Int(scene.subtreeSize[Int($0)])
       })
-    frame._reserve(n, initializingWorld: _computesWorld)
+    frame._reserve(n, initializingWorld: _computesWorld, initializingGeometry: !_composesBeforeReading)
     frame.orderGeneration &+= 1
     _planEvaluation()
     _built = false

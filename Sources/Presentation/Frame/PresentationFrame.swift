@@ -200,30 +200,43 @@ public final class PresentationFrame {
     _projectiveFromWorld = .init(start: nil, count: 0)
   }
 
-  /// Makes room for `n` rows, reallocating only when the capacity is too small. Without
-  /// `initializingWorld` the world columns (maps from the world, guard rows, world boxes) are
-  /// left uninitialised, their pages untouched: for a frame whose builder never computes them
-  /// (a lazy presentation of `.structure` only), which then never reads them either.
-  func _reserve(_ n: Int, initializingWorld: Bool = true) {
+  /// Makes room for `n` rows, reallocating only when the capacity is too small. Columns a frame
+  /// never reads before computing them can be left uninitialised, their pages untouched until
+  /// written: without `initializingWorld` the world columns (maps from the world, guard rows,
+  /// world boxes: a lazy presentation of `.structure` never computes them), without
+  /// `initializingGeometry` the bounds and every map as well (a lazy presentation composes a
+  /// row before reading it, and its lean candidates keep theirs in `LeanRow`, so on a field of
+  /// particles most rows are never written). With `HITBENCH_INTERNAL_CHECKS` they are filled
+  /// with NaN (guard rows with an impossible row) instead, so that a read before a write shows.
+  func _reserve(_ n: Int, initializingWorld: Bool = true, initializingGeometry: Bool = true) {
     count = n
     guard n > capacity else { return }
     _deallocate()
     capacity = n
-    func make<T>(_ v: T, initialized: Bool = true) -> UnsafeMutableBufferPointer<T> {
+    func make<T>(_ v: T, orPoison poison: T? = nil) -> UnsafeMutableBufferPointer<T> {
       let b = UnsafeMutableBufferPointer<T>.allocate(capacity: n)
-      if initialized { b.initialize(repeating: v) }
+      if let poison {
+        #if HITBENCH_INTERNAL_CHECKS
+          b.initialize(repeating: poison)
+        #endif
+      } else {
+        b.initialize(repeating: v)
+      }
       return b
     }
+    let nanMap = AffineMap(a: .nan, b: .nan, c: .nan, d: .nan, tx: .nan, ty: .nan)
+    let nanBox = Box(minX: .nan, minY: .nan, maxX: .nan, maxY: .nan)
+    let world = initializingWorld && initializingGeometry
     _layer = make(LayerID(0))
     _parent = make(-1)
     _subtreeEnd = make(0)
-    _guardRow = make(-1, initialized: initializingWorld)
+    _guardRow = make(-1, orPoison: initializingWorld ? nil : Int32.min)
     _flags = make([])
-    _bounds = make(.nothing)
-    _fromParent = make(.identity)
-    _toWorld = make(.identity)
-    _fromWorld = make(.identity, initialized: initializingWorld)
-    _worldBox = make(.nothing, initialized: initializingWorld)
+    _bounds = make(.nothing, orPoison: initializingGeometry ? nil : nanBox)
+    _fromParent = make(.identity, orPoison: initializingGeometry ? nil : nanMap)
+    _toWorld = make(.identity, orPoison: initializingGeometry ? nil : nanMap)
+    _fromWorld = make(.identity, orPoison: world ? nil : nanMap)
+    _worldBox = make(.nothing, orPoison: world ? nil : nanBox)
     // Written only for projective rows; never read for others (trivial type, left uninitialised
     // so the pages of a scene without perspective are never touched).
     _projectiveFromParent = .allocate(capacity: n)
