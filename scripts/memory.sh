@@ -15,7 +15,7 @@ bin=.build/release/hitbench
 mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-strategies=(tree-walk grid bvh-sah lazy-walk window-grid stagger-grid)
+strategies=(tree-walk grid bvh-sah lazy-walk window-grid stagger-grid linear-bvh)
 sizes=(1000 10000 100000 1000000)
 first=1
 for n in "${sizes[@]}"; do
