@@ -166,38 +166,25 @@ public final class PresentationFrame {
   // the homographies of projective levels (`projectiveFromParent`) and of rows whose world map
   // is projective (`projectiveToWorld`, `projectiveFromWorld`); other rows' entries are not
   // initialised.
-  @usableFromInline var _layer: UnsafeMutableBufferPointer<LayerID>
-  @usableFromInline var _parent: UnsafeMutableBufferPointer<Int32>
-  @usableFromInline var _subtreeEnd: UnsafeMutableBufferPointer<Int32>
-  @usableFromInline var _guardRow: UnsafeMutableBufferPointer<Int32>
-  @usableFromInline var _flags: UnsafeMutableBufferPointer<Flags>
-  @usableFromInline var _bounds: UnsafeMutableBufferPointer<Box>
-  @usableFromInline var _fromParent: UnsafeMutableBufferPointer<AffineMap>
-  @usableFromInline var _toWorld: UnsafeMutableBufferPointer<AffineMap>
-  @usableFromInline var _fromWorld: UnsafeMutableBufferPointer<AffineMap>
-  @usableFromInline var _worldBox: UnsafeMutableBufferPointer<Box>
-  @usableFromInline var _projectiveFromParent: UnsafeMutableBufferPointer<Homography>
-  @usableFromInline var _projectiveToWorld: UnsafeMutableBufferPointer<Homography>
-  @usableFromInline var _projectiveFromWorld: UnsafeMutableBufferPointer<Homography>
+  @usableFromInline var _layer: UnsafeMutableBufferPointer<LayerID> = .init(start: nil, count: 0)
+  @usableFromInline var _parent: UnsafeMutableBufferPointer<Int32> = .init(start: nil, count: 0)
+  @usableFromInline var _subtreeEnd: UnsafeMutableBufferPointer<Int32> = .init(start: nil, count: 0)
+  @usableFromInline var _guardRow: UnsafeMutableBufferPointer<Int32> = .init(start: nil, count: 0)
+  @usableFromInline var _flags: UnsafeMutableBufferPointer<Flags> = .init(start: nil, count: 0)
+  @usableFromInline var _bounds: UnsafeMutableBufferPointer<Box> = .init(start: nil, count: 0)
+  @usableFromInline var _fromParent: UnsafeMutableBufferPointer<AffineMap> = .init(start: nil, count: 0)
+  @usableFromInline var _toWorld: UnsafeMutableBufferPointer<AffineMap> = .init(start: nil, count: 0)
+  @usableFromInline var _fromWorld: UnsafeMutableBufferPointer<AffineMap> = .init(start: nil, count: 0)
+  @usableFromInline var _worldBox: UnsafeMutableBufferPointer<Box> = .init(start: nil, count: 0)
+  @usableFromInline var _projectiveFromParent: UnsafeMutableBufferPointer<Homography> = .init(start: nil, count: 0)
+  @usableFromInline var _projectiveToWorld: UnsafeMutableBufferPointer<Homography> = .init(start: nil, count: 0)
+  @usableFromInline var _projectiveFromWorld: UnsafeMutableBufferPointer<Homography> = .init(start: nil, count: 0)
 
   private(set) var capacity: Int = 0
 
   /// An empty frame (no rows); builders fill their own.
   public init(semantics: HitTestSemantics) {
     self.semantics = semantics
-    _layer = .init(start: nil, count: 0)
-    _parent = .init(start: nil, count: 0)
-    _subtreeEnd = .init(start: nil, count: 0)
-    _guardRow = .init(start: nil, count: 0)
-    _flags = .init(start: nil, count: 0)
-    _bounds = .init(start: nil, count: 0)
-    _fromParent = .init(start: nil, count: 0)
-    _toWorld = .init(start: nil, count: 0)
-    _fromWorld = .init(start: nil, count: 0)
-    _worldBox = .init(start: nil, count: 0)
-    _projectiveFromParent = .init(start: nil, count: 0)
-    _projectiveToWorld = .init(start: nil, count: 0)
-    _projectiveFromWorld = .init(start: nil, count: 0)
   }
 
   /// Makes room for `n` rows, reallocating only when the capacity is too small. Columns a frame
