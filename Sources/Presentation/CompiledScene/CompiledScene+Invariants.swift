@@ -63,15 +63,16 @@ extension CompiledScene {
         let f = bits[m]
         precondition(
           f.contains(.masks) == l.masksToBounds && f.contains(.interactive) == l.isUserInteractionEnabled
-            && f.contains(.hasTransform) == (transformSlot[m] >= 0)
+            && f.contains(.hasTransform) == (affineSlot[m] > 0)
             && f.contains(.hasSublayerTransform) == (sublayerTransformSlot[m] >= 0)
             && f.contains(.affineTransform) == l.transform.isAffine,
           "compiled scene: layer \(m)'s flags")
-        // The affine part: slot 0 (the identity) or the transform's own, holding its 2D part.
+        // The affine part: entry 0 (the identity) or the stored transform's, holding its 2D part
+        // (the stored transform itself is checked above, through `modelState`).
         let t = l.transform
         let part = affineParts[Int(affineSlot[m])]
         precondition(
-          Int(affineSlot[m]) == Int(transformSlot[m]) + 1 && affineParts.count <= transforms.count + 1
+          affineSlot[m] >= 0 && affineParts.count <= transforms.count + 1
             && same(part.transform.a, t.m11) && same(part.transform.b, t.m12) && same(part.transform.c, t.m21)
             && same(part.transform.d, t.m22) && same(part.transform.tx, t.m41) && same(part.transform.ty, t.m42),
           "compiled scene: layer \(m)'s affine part")

@@ -59,16 +59,15 @@ public final class CompiledScene: LayerTreeObserver {
   package private(set) var lean = ColumnBuffer<LeanValues>()
   package private(set) var bits = ColumnBuffer<Bits>()
   package private(set) var parentColumn = ColumnBuffer<Int32>()
-  /// Each layer's slot in `affineParts`: 0 for the identity, `transformSlot + 1` otherwise.
-  /// Stored where set, like the transforms: a layer without a transform costs its 4 bytes here
-  /// (a column of maps and inverses cost 96 bytes a layer, identity for most).
+  /// Each layer's transform: 0 for the identity, else one past its slot in `transforms`, which
+  /// is its entry in `affineParts`. Stored where set: a layer without a transform costs these
+  /// 4 bytes (a column of maps and inverses cost 96 bytes a layer, identity for most).
   package private(set) var affineSlot = ColumnBuffer<Int32>()
   /// The 2D affine part of each stored transform and its linear part inverted, for the
   /// closed-form level map of layers whose transform is affine; entry 0 is the identity's
   /// (entries of the slots that hold sublayerTransforms are unused).
   package private(set) var affineParts = ColumnBuffer<AffinePart>()
   /// Slots into `transforms` (-1: the identity).
-  package private(set) var transformSlot: [Int32] = []
   package private(set) var sublayerTransformSlot: [Int32] = []
   package private(set) var transforms: [Transform3D] = []
   /// Slots into `timings` (-1: the default timing).
@@ -172,7 +171,6 @@ public final class CompiledScene: LayerTreeObserver {
     parentColumn.reserve(n, filling: -1)
     affineSlot.reserve(n, filling: 0)
     affineParts.reserve(1, filling: AffinePart(.identity))
-    transformSlot = [Int32](repeating: -1, count: n)
     sublayerTransformSlot = [Int32](repeating: -1, count: n)
     transforms = []
     timingSlot = [Int32](repeating: -1, count: n)
@@ -373,15 +371,13 @@ public final class CompiledScene: LayerTreeObserver {
     if l.isUserInteractionEnabled { b.insert(.interactive) }
     if !l.transform.isIdentity {
       b.insert(.hasTransform)
-      let slot = _store(l.transform, in: transformSlot[m])
-      transformSlot[m] = slot
+      let slot = _store(l.transform, in: affineSlot[m] - 1)
       let t = l.transform
       let part = AffinePart(AffineMap(a: t.m11, b: t.m12, c: t.m21, d: t.m22, tx: t.m41, ty: t.m42))
       affineParts.resize(Swift.max(affineParts.count, Int(slot) + 2), filling: AffinePart(.identity))
       affineParts[Int(slot) + 1] = part
       affineSlot[m] = slot + 1
     } else {
-      transformSlot[m] = -1
       affineSlot[m] = 0
     }
     if l.transform.isAffine { b.insert(.affineTransform) }
@@ -476,7 +472,7 @@ public final class CompiledScene: LayerTreeObserver {
   /// Layer m's model properties as a state (no animation).
   public func modelState(_ m: Int) -> LayerState {
     let v = lean[m]
-    let t = transformSlot[m]
+    let t = affineSlot[m] - 1
     let st = sublayerTransformSlot[m]
     return LayerState(
       bounds: v.bounds, position: v.position, anchorPoint: v.anchorPoint, anchorPointZ: v.anchorPointZ,
