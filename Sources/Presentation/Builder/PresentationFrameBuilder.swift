@@ -120,11 +120,9 @@ public final class PresentationFrameBuilder {
   let _rules: AdmissionRules
 
   var _layerCount = 0
-  /// false for a builder whose frame never gets `FrameColumns.world` (a lazy presentation of
-  /// `.structure`): its world columns are then never initialised or touched.
-  var _computesWorld = true
-  /// true for a builder whose frame's rows are each composed before they are read (a lazy
-  /// presentation's): its geometry columns are then not initialised (`PresentationFrame._reserve`).
+  /// true for a builder whose frame's rows are each composed before they are read, and never
+  /// built whole (a lazy presentation's): its geometry columns are then not initialised
+  /// (`PresentationFrame._reserve`).
   var _composesBeforeReading = false
   var _built = false
   var _lastAnimated = true
@@ -175,7 +173,7 @@ public final class PresentationFrameBuilder {
   /// the model tree: what hit-testing the model during an animation sees), computing `columns`.
   @discardableResult
   public func build(at time: Double, animated: Bool = true, columns: FrameColumns = .all) -> PresentationFrame {
-    precondition(_computesWorld || !columns.contains(.world), "a structure-only builder asked for world columns")
+    precondition(!_composesBeforeReading, "a lazy presentation's builder is never built whole")
     let changes = scene.synchronize()
     // Changes another consumer of the scene took: their list is gone, so start over.
     let missed = changes.since != _changeVersion
@@ -278,7 +276,7 @@ public final class PresentationFrameBuilder {
       lengths: scene.childList[Int(scene.childStart[0])..<Int(scene.childStart[1])].map {
         Int(scene.subtreeSize[Int($0)])
       })
-    frame._reserve(n, initializingWorld: _computesWorld, initializingGeometry: !_composesBeforeReading)
+    frame._reserve(n, initializingGeometry: !_composesBeforeReading)
     frame.orderGeneration &+= 1
     _planEvaluation()
     _built = false

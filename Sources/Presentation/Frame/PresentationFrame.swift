@@ -187,15 +187,15 @@ public final class PresentationFrame {
     self.semantics = semantics
   }
 
-  /// Makes room for `n` rows, reallocating only when the capacity is too small. Columns a frame
-  /// never reads before computing them can be left uninitialised, their pages untouched until
-  /// written: without `initializingWorld` the world columns (maps from the world, guard rows,
-  /// world boxes: a lazy presentation of `.structure` never computes them), without
-  /// `initializingGeometry` the bounds and every map as well (a lazy presentation composes a
-  /// row before reading it, and its lean candidates keep theirs in `LeanRow`, so on a field of
-  /// particles most rows are never written). With `HITBENCH_INTERNAL_CHECKS` they are filled
-  /// with NaN (guard rows with an impossible row) instead, so that a read before a write shows.
-  func _reserve(_ n: Int, initializingWorld: Bool = true, initializingGeometry: Bool = true) {
+  /// Makes room for `n` rows, reallocating only when the capacity is too small. Without
+  /// `initializingGeometry` the columns a row's composition writes (bounds, every map, guard
+  /// rows, world boxes) are left uninitialised, their pages untouched until written: for a
+  /// frame that composes a row before reading it (a lazy presentation's, whose lean candidates
+  /// keep theirs in `LeanRow`, so on a field of particles most rows are never written, and
+  /// whose `.structure` form never writes the world columns at all). With
+  /// `HITBENCH_INTERNAL_CHECKS` they are filled with NaN (guard rows with an impossible row)
+  /// instead, so that a read before a write shows.
+  func _reserve(_ n: Int, initializingGeometry: Bool = true) {
     count = n
     guard n > capacity else { return }
     _deallocate()
@@ -213,17 +213,16 @@ public final class PresentationFrame {
     }
     let nanMap = AffineMap(a: .nan, b: .nan, c: .nan, d: .nan, tx: .nan, ty: .nan)
     let nanBox = Box(minX: .nan, minY: .nan, maxX: .nan, maxY: .nan)
-    let world = initializingWorld && initializingGeometry
     _layer = make(LayerID(0))
     _parent = make(-1)
     _subtreeEnd = make(0)
-    _guardRow = make(-1, orPoison: initializingWorld ? nil : Int32.min)
+    _guardRow = make(-1, orPoison: initializingGeometry ? nil : Int32.min)
     _flags = make([])
     _bounds = make(.nothing, orPoison: initializingGeometry ? nil : nanBox)
     _fromParent = make(.identity, orPoison: initializingGeometry ? nil : nanMap)
     _toWorld = make(.identity, orPoison: initializingGeometry ? nil : nanMap)
-    _fromWorld = make(.identity, orPoison: world ? nil : nanMap)
-    _worldBox = make(.nothing, orPoison: world ? nil : nanBox)
+    _fromWorld = make(.identity, orPoison: initializingGeometry ? nil : nanMap)
+    _worldBox = make(.nothing, orPoison: initializingGeometry ? nil : nanBox)
     // Written only for projective rows; never read for others (trivial type, left uninitialised
     // so the pages of a scene without perspective are never touched).
     _projectiveFromParent = .allocate(capacity: n)

@@ -56,7 +56,6 @@ public final class LazyPresentation {
     self.semantics = semantics
     self.columns = columns.union(.structure)
     builder = PresentationFrameBuilder(scene: scene, semantics: semantics)
-    builder._computesWorld = self.columns.contains(.world)
     builder._composesBeforeReading = true
     _frame = Unmanaged.passUnretained(builder.frame)
     // The composer reads the frame's columns, which exist once the builder has sized them.
