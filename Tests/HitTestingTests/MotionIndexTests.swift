@@ -53,9 +53,17 @@ import Testing
     var out = [Int32](repeating: -1, count: start.count)
     var missed = 0
     var unordered = 0
-    for _ in 0..<2000 {
-      let p = Point(rng.uniform(-50, 1100), rng.uniform(-50, 900))
-      let fraction = rng.uniform(0, 1)
+    // Random points, then points exactly on an edge of a box interpolated at a random fraction
+    // (an index that stores its boxes at lower precision must round them outward).
+    for q in 0..<4000 {
+      var p = Point(rng.uniform(-50, 1100), rng.uniform(-50, 900))
+      var fraction = rng.uniform(0, 1)
+      if q >= 2000 {
+        let i = Int(rng.next() % UInt64(start.count))
+        fraction = q % 4 == 0 ? 0 : q % 4 == 1 ? 1 : fraction
+        let b = LinearBox(start: window[i], end: last[i]).at(fraction)
+        p = q % 2 == 0 ? Point(b.minX, b.minY) : Point(b.maxX, b.maxY)
+      }
       let n = out.withUnsafeMutableBufferPointer { index.candidates(p, at: fraction, into: $0.baseAddress!) }
       let listed = Set(out[0..<n])
       for i in start.indices where LinearBox(start: window[i], end: last[i]).holds(p, at: fraction) {

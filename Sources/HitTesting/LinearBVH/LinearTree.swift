@@ -3,64 +3,79 @@ import LayerModel
 import Presentation
 
 /// The BVH's storage (a class: an index is a value that shares it; only its builder writes,
-/// and a query writes only the traversal stack).
+/// and a query writes only the traversal stack). Boxes in single precision rounded outward
+/// (`_LinearBox32`), leaves stored in tree order so a leaf's boxes are read in sequence, and no
+/// scratch beyond the entries' order: the build reads the centres from the boxes it was given.
 final class _LinearTree {
   static let leafSize = 4
-  var leaf = ColumnBuffer<LinearBox>()
+  /// Entry of each leaf position, and its box (position i in `order`).
   var order = ColumnBuffer<Int32>()
-  var centreX = ColumnBuffer<Double>()
-  var centreY = ColumnBuffer<Double>()
+  var leafBox = ColumnBuffer<_LinearBox32>()
   /// Nodes: bounds, and either two children (`first` = left child, right = first + 1) or a
-  /// leaf range of `order` (`count` > 0).
-  var nodeBox = ColumnBuffer<LinearBox>()
+  /// leaf range of `order` (`count` > 0). A median split leaves at least two entries in every
+  /// leaf below the root, so there are at most max(1, entries - 1) nodes.
+  var nodeBox = ColumnBuffer<_LinearBox32>()
   var nodeFirst = ColumnBuffer<Int32>()
   var nodeCount = ColumnBuffer<Int32>()
+  /// The traversal stack: a node pops itself and pushes two, so it holds at most the depth + 1.
   var stack = ColumnBuffer<Int32>()
   var nodes = 0
+  var depth = 0
 
   var memoryFootprint: Int {
-    leaf.memoryFootprint + order.memoryFootprint + centreX.memoryFootprint + centreY.memoryFootprint
-      + nodeBox.memoryFootprint + nodeFirst.memoryFootprint + nodeCount.memoryFootprint + stack.memoryFootprint
+    order.memoryFootprint + leafBox.memoryFootprint + nodeBox.memoryFootprint + nodeFirst.memoryFootprint
+      + nodeCount.memoryFootprint + stack.memoryFootprint
   }
 
   func reserve(_ count: Int) {
-    leaf.reserve(count)
     order.reserve(count)
-    centreX.reserve(count)
-    centreY.reserve(count)
-    nodeBox.reserve(2 * count + 1)
-    nodeFirst.reserve(2 * count + 1)
-    nodeCount.reserve(2 * count + 1)
-    stack.reserve(2 * count + 64)
+    leafBox.reserve(count)
+    nodeBox.reserve(Swift.max(count, 1))
+    nodeFirst.reserve(Swift.max(count, 1))
+    nodeCount.reserve(Swift.max(count, 1))
+    // Halving from `count` to a leaf takes at most its bit width levels.
+    stack.reserve(Int.bitWidth - count.leadingZeroBitCount + 2)
   }
 
   func rebuild(start: UnsafeBufferPointer<Box>, end: UnsafeBufferPointer<Box>) {
     let count = start.count
     reserve(count)
-    for i in 0..<count {
-      let l = LinearBox(start: start[i], end: end[i])
-      leaf[i] = l
-      order[i] = Int32(i)
-      // The centre of the box halfway through the window.
-      let mid = l.at(0.5)
-      centreX[i] = mid.isEmpty || !(mid.minX.isFinite && mid.maxX.isFinite) ? 0 : (mid.minX + mid.maxX) * 0.5
-      centreY[i] = mid.isEmpty || !(mid.minY.isFinite && mid.maxY.isFinite) ? 0 : (mid.minY + mid.maxY) * 0.5
-    }
+    for i in 0..<count { order[i] = Int32(i) }
     nodes = 0
+    depth = 0
     if count > 0 {
       nodes = 1
-      _build(0, 0, count)
+      _build(0, 0, count, level: 1, start, end)
     }
-    _checkInvariants(count)
+    precondition(depth + 1 <= stack.count, "a tree deeper than its traversal stack")
+    _checkInvariants(start, end)
+  }
+
+  /// The centre of entry k's box halfway through the window along x or y, doubled twice (only
+  /// compared: the scale does not matter).
+  @inline(__always)
+  static func _centre(_ k: Int, x: Bool, _ start: UnsafeBufferPointer<Box>, _ end: UnsafeBufferPointer<Box>) -> Double {
+    let (s, e) = (start[k], end[k])
+    return x ? (s.minX + s.maxX) + (e.minX + e.maxX) : (s.minY + s.maxY) + (e.minY + e.maxY)
   }
 
   /// Builds node `node` over `order[lo ..< hi]`, children split at the median centre, taking the
-  /// next two free node slots.
-  func _build(_ node: Int, _ lo: Int, _ hi: Int) {
-    var bounds = leaf[Int(order[lo])]
-    for i in (lo + 1)..<hi { bounds = bounds.union(leaf[Int(order[i])]) }
-    nodeBox[node] = bounds
+  /// next two free node slots; its bounds once its children's are known.
+  func _build(
+    _ node: Int, _ lo: Int, _ hi: Int, level: Int, _ start: UnsafeBufferPointer<Box>, _ end: UnsafeBufferPointer<Box>
+  ) {
+    depth = Swift.max(depth, level)
     if hi - lo <= Self.leafSize {
+      // The range is final: the selects of other nodes permute other ranges.
+      var bounds = _LinearBox32(holding: start[Int(order[lo])], end[Int(order[lo])])
+      leafBox[lo] = bounds
+      for i in (lo + 1)..<hi {
+        let k = Int(order[i])
+        let b = _LinearBox32(holding: start[k], end[k])
+        leafBox[i] = b
+        bounds = bounds.union(b)
+      }
+      nodeBox[node] = bounds
       nodeFirst[node] = Int32(lo)
       nodeCount[node] = Int32(hi - lo)
       return
@@ -73,37 +88,40 @@ final class _LinearTree {
     var y1 = -Double.infinity
     for i in lo..<hi {
       let k = Int(order[i])
-      x0 = Swift.min(x0, centreX[k])
-      x1 = Swift.max(x1, centreX[k])
-      y0 = Swift.min(y0, centreY[k])
-      y1 = Swift.max(y1, centreY[k])
+      let cx = Self._centre(k, x: true, start, end)
+      let cy = Self._centre(k, x: false, start, end)
+      x0 = Swift.min(x0, cx)
+      x1 = Swift.max(x1, cx)
+      y0 = Swift.min(y0, cy)
+      y1 = Swift.max(y1, cy)
     }
-    if x1 - x0 >= y1 - y0 {
-      centreX.withUnsafeMutableBufferPointer { _select(lo, hi, mid, $0) }
-    } else {
-      centreY.withUnsafeMutableBufferPointer { _select(lo, hi, mid, $0) }
-    }
-    nodeCount[node] = 0
+    _select(lo, hi, mid, x: x1 - x0 >= y1 - y0, start, end)
     let left = nodes
+    precondition(left + 1 < nodeBox.count, "more nodes than a median split makes")
     nodes += 2
+    nodeCount[node] = 0
     nodeFirst[node] = Int32(left)
-    _build(left, lo, mid)
-    _build(left + 1, mid, hi)
+    _build(left, lo, mid, level: level + 1, start, end)
+    _build(left + 1, mid, hi, level: level + 1, start, end)
+    nodeBox[node] = nodeBox[left].union(nodeBox[left + 1])
   }
 
   /// Partially orders `order[lo ..< hi]` by centre so that position `k` holds its order
   /// statistic (quickselect; no allocation).
-  func _select(_ lo0: Int, _ hi0: Int, _ k: Int, _ c: UnsafeMutableBufferPointer<Double>) {
+  func _select(
+    _ lo0: Int, _ hi0: Int, _ k: Int, x: Bool, _ start: UnsafeBufferPointer<Box>, _ end: UnsafeBufferPointer<Box>
+  ) {
     order.withUnsafeMutableBufferPointer { o in
+      @inline(__always) func c(_ i: Int) -> Double { Self._centre(Int(o[i]), x: x, start, end) }
       var lo = lo0
       var hi = hi0 - 1
       while lo < hi {
-        let pivot = c[Int(o[(lo + hi) / 2])]
+        let pivot = c((lo + hi) / 2)
         var i = lo
         var j = hi
         while i <= j {
-          while c[Int(o[i])] < pivot { i += 1 }
-          while c[Int(o[j])] > pivot { j -= 1 }
+          while c(i) < pivot { i += 1 }
+          while c(j) > pivot { j -= 1 }
           if i <= j {
             o.swapAt(i, j)
             i += 1
@@ -123,7 +141,7 @@ final class _LinearTree {
     let box = nodeBox._unsafeStorage
     let first = nodeFirst._unsafeStorage
     let counts = nodeCount._unsafeStorage
-    let leaves = leaf._unsafeStorage
+    let leaves = leafBox._unsafeStorage
     let entries = order._unsafeStorage
     var n = 0
     var sp = 1
@@ -142,9 +160,8 @@ final class _LinearTree {
       }
       var i = f
       while i < f &+ count {
-        let k = entries[i]
-        if leaves[Int(k)].holds(p, at: s) {
-          out[n] = k
+        if leaves[i].holds(p, at: s) {
+          out[n] = entries[i]
           n &+= 1
         }
         i &+= 1
@@ -153,11 +170,13 @@ final class _LinearTree {
     return n
   }
 
-  /// Checks the tree (with `HITBENCH_INTERNAL_CHECKS`): every entry in exactly one leaf, each
-  /// node's bounds holding its children's at both ends. O(entries).
-  func _checkInvariants(_ count: Int) {
+  /// Checks the tree (with `HITBENCH_INTERNAL_CHECKS`): every entry in exactly one leaf, its
+  /// box holding the entry's at both ends, each node's bounds holding its children's. O(entries).
+  func _checkInvariants(_ start: UnsafeBufferPointer<Box>, _ end: UnsafeBufferPointer<Box>) {
     #if HITBENCH_INTERNAL_CHECKS
       guard InternalChecks.active, nodes > 0 else { return }
+      let count = start.count
+      precondition(nodes <= Swift.max(count - 1, 1), "\(nodes) nodes for \(count) entries")
       var seen = [Bool](repeating: false, count: count)
       for node in 0..<nodes {
         let c = Int(nodeCount[node])
@@ -166,15 +185,15 @@ final class _LinearTree {
         if c == 0 {
           precondition(f + 1 < nodes, "node \(node): children \(f) beyond the tree")
           for child in [f, f + 1] {
-            let cb = nodeBox[child]
-            precondition(b.union(cb) == b, "node \(node) does not hold child \(child)")
+            precondition(b.union(nodeBox[child]) == b, "node \(node) does not hold child \(child)")
           }
         } else {
           for i in f..<(f + c) {
             let k = Int(order[i])
             precondition(!seen[k], "entry \(k) in two leaves")
             seen[k] = true
-            precondition(b.union(leaf[k]) == b, "node \(node) does not hold entry \(k)")
+            precondition(leafBox[i].holds(start: start[k], end: end[k]), "leaf box \(i) does not hold entry \(k)")
+            precondition(b.union(leafBox[i]) == b, "node \(node) does not hold entry \(k)")
           }
         }
       }
