@@ -9,21 +9,18 @@ import Presentation
 /// - update floor: one streaming pass that reads every row's world box and writes one 32-bit
 ///   id per layer (what any per-frame index must at least do).
 /// Strategy costs divided by these are machine-independent "how close to the limit" numbers.
-/// The query floor is the median over the first `queryFrames` measured frames: finding each
-/// query's answer row takes a reference tree walk, which at Q = 1000 cost most of a suite's
-/// time when done on every frame; the update floor is measured on every frame.
+/// Both are medians over the measured frames. Each query's answer row comes from `grid`, whose
+/// answers the differential tests hold equal to the reference's (a reference tree walk per
+/// query, at Q = 1000, cost most of a suite's time).
 public struct Floors: Sendable {
   public var queryNs: Double
   public var updateNs: Double
-
-  /// Measured frames the query floor is taken over.
-  static let queryFrames = 30
 
   static func measure(loop: FrameLoop, warmup: Int) -> Floors {
     let q = loop.queries
     var queryNs: [Double] = []
     var updateNs: [Double] = []
-    var reference = TreeWalk()
+    var answers = UniformGrid()
     var rows = [Int32](repeating: -1, count: Swift.max(q, 1))
     var ids = [UInt32](repeating: 0, count: 0)
     var sink = 0
@@ -31,11 +28,8 @@ public struct Floors: Sendable {
       for f in 0..<loop.times.count {
         let frame = loop.builder.build(at: loop.times[f], animated: loop.animated)
         let pts = UnsafeBufferPointer(rebasing: all[(f * q)..<(f * q + q)])
-        let timesQueries = f < warmup + Self.queryFrames
-        if timesQueries {
-          reference.update(with: frame)
-          for i in 0..<q { rows[i] = reference.hitTest(pts[i]).flatMap { frame.row(ofFast: $0) } ?? -1 }
-        }
+        answers.update(with: frame)
+        for i in 0..<q { rows[i] = answers.hitTest(pts[i]).flatMap { frame.row(ofFast: $0) } ?? -1 }
         if ids.count < frame.count { ids = [UInt32](repeating: 0, count: frame.count) }
         // Update floor: read four box coordinates per row, write one id.
         let t0 = Clocks.monotonicNanoseconds()
@@ -47,13 +41,11 @@ public struct Floors: Sendable {
           }
         }
         let t1 = Clocks.monotonicNanoseconds()
-        if timesQueries {
-          for i in 0..<q where rows[i] >= 0 { sink &+= frame.isCandidate(Int(rows[i]), pts[i]) ? 1 : 0 }
-        }
+        for i in 0..<q where rows[i] >= 0 { sink &+= frame.isCandidate(Int(rows[i]), pts[i]) ? 1 : 0 }
         let t2 = Clocks.monotonicNanoseconds()
         if f >= warmup {
           updateNs.append(Double(t1 - t0))
-          if timesQueries { queryNs.append(q > 0 ? Double(t2 - t1) / Double(q) : 0) }
+          queryNs.append(q > 0 ? Double(t2 - t1) / Double(q) : 0)
         }
         sink &+= Int(ids[frame.count / 2])
       }

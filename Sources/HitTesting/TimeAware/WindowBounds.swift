@@ -52,6 +52,26 @@ final class WindowBounds {
       }
     case .linear:
       unbounded = _fit(into: slot, groups, from: t0, to: end)
+    case .linearWhereExact:
+      // Exact lines where no ancestor clips (a clipping ancestor bounds a window box, not the
+      // lines), window boxes elsewhere.
+      exact.reserve(count)
+      for g in 1..<Swift.max(count, 1) {
+        exact[g] = false
+        let r = Int(groups.root[g])
+        guard end > t0, motion.isUnclipped(r),
+          let l = motion.linearBounds(of: r, region: groups.hull[g], from: t0, to: end)
+        else { continue }
+        slot.bound[g] = LinearBox(start: l.start, end: l.end)
+        exact[g] = true
+      }
+      for g in 1..<Swift.max(count, 1) where !exact[g] {
+        let r = Int(groups.root[g])
+        _ = motion.box(of: r, from: t0, to: end)
+        if motion.isUnbounded(r) { unbounded += 1 }
+        let b = windowBox(groups, g)
+        slot.bound[g] = LinearBox(start: b, end: b)
+      }
     }
     return unbounded
   }

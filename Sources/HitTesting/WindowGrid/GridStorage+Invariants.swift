@@ -5,10 +5,12 @@ extension _GridStorage {
   /// Checks the grid against the boxes it was built from (with `HITBENCH_INTERNAL_CHECKS`):
   /// cell starts non-decreasing, each cell's list descending and holding only entries whose box
   /// covers the cell, every entry either in the overflow list (descending) or in every cell its
-  /// box covers, and every stored box the entry's box rounded outward. O(boxes + cell entries).
-  func _checkInvariants(_ boxes: UnsafeBufferPointer<Box>) {
+  /// box covers, and every stored box the entry's box (the union of its start and end boxes)
+  /// rounded outward. O(boxes + cell entries).
+  func _checkInvariants(start: UnsafeBufferPointer<Box>, end: UnsafeBufferPointer<Box>) {
     #if HITBENCH_INTERNAL_CHECKS
       guard InternalChecks.active else { return }
+      let boxes = zip(start, end).map { $0.union($1) }
       let cells = geometry.cellCount
       precondition(cellStart[0] == 0 && Int(cellStart[cells]) == entries.count, "window-grid: cell starts")
       var listed = [Int](repeating: 0, count: boxes.count)

@@ -46,11 +46,15 @@ final class _GridStorage {
     cells <= 1 ? 0 : Int.bitWidth - (cells - 1).leadingZeroBitCount
   }
 
-  func rebuild(_ boxes: UnsafeBufferPointer<Box>) {
-    let count = boxes.count
+  /// Lists entry i under the union of `start[i]` and `end[i]` (equal for window boxes; for
+  /// linear bounds, where the entry can be at any time of the window).
+  func rebuild(start: UnsafeBufferPointer<Box>, end: UnsafeBufferPointer<Box>) {
+    let count = start.count
+    @inline(__always) func box(_ i: Int) -> Box { start[i].union(end[i]) }
     var extent = Box.nothing
     var sum = 0.0
-    for b in boxes {
+    for i in 0..<count {
+      let b = box(i)
       extent = extent.union(b)
       sum += Swift.max(b.maxX - b.minX, b.maxY - b.minY)
     }
@@ -64,7 +68,7 @@ final class _GridStorage {
     }
     let cells = geometry.cellCount
     reserve(count)
-    for i in 0..<count { outward[i] = OutwardBox(boxes[i]) }
+    for i in 0..<count { outward[i] = OutwardBox(box(i)) }
     let geometry = self.geometry
     @inline(__always) func cellsCovered(_ b: Box) -> Int {
       let s = geometry.span(of: b)
@@ -72,8 +76,8 @@ final class _GridStorage {
     }
     // The largest box listed in cells: entries by size class, then the classes that fit.
     var bySize = SIMD16<Int>()
-    for b in boxes {
-      let c = cellsCovered(b)
+    for i in 0..<count {
+      let c = cellsCovered(box(i))
       if c <= WindowGridIndex.maxCellsPerBox { bySize[Self.sizeClass(c)] &+= c }
     }
     var maxCells = WindowGridIndex.maxCellsPerBox
@@ -92,7 +96,7 @@ final class _GridStorage {
       var i = count - 1
       while i >= 0 {
         defer { i -= 1 }
-        let s = geometry.span(of: boxes[i])
+        let s = geometry.span(of: box(i))
         if (s.x1 - s.x0 + 1) * (s.y1 - s.y0 + 1) > maxCells {
           overflow[overflowCount] = Int32(i)
           overflowBox[overflowCount] = outward[i]
@@ -115,7 +119,7 @@ final class _GridStorage {
           var i = count - 1
           while i >= 0 {
             defer { i -= 1 }
-            let s = geometry.span(of: boxes[i])
+            let s = geometry.span(of: box(i))
             if (s.x1 - s.x0 + 1) * (s.y1 - s.y0 + 1) > maxCells { continue }
             for y in s.y0...s.y1 {
               for x in s.x0...s.x1 {

@@ -4,7 +4,9 @@ import Presentation
 
 /// `window-grid`: the moving groups' window boxes (where each group can be at any time of the
 /// window, from the animations' structure) in a uniform grid, rebuilt for each window on the
-/// builder's thread (`WindowedStrategy`).
+/// builder's thread (`WindowedStrategy`). Where a group moves piecewise linearly under no
+/// clipping ancestor its bounds are exact lines (`linearWhereExact`): the grid lists their hull
+/// and a query searches the group only when the lines interpolated at the frame hold the point.
 public typealias WindowGrid = WindowedStrategy<WindowGridIndex>
 
 /// A uniform grid over window boxes, rebuilt per window (counting sort into cell lists): about
@@ -19,7 +21,7 @@ public struct WindowGridIndex: MotionIndex {
   public static let name = "window-grid"
   public static let summary =
     "time-aware: the moving groups' bounds over a time window in a grid, rebuilt for the next window while this one answers"
-  public static let bounds = MotionBoundsKind.window
+  public static let bounds = MotionBoundsKind.linearWhereExact
   public static let isOrdered = true
   static let maxCellsPerBox = 256
 
@@ -32,8 +34,8 @@ public struct WindowGridIndex: MotionIndex {
   public mutating func reserve(_ entries: Int) { storage.reserve(entries) }
 
   public mutating func rebuild(start: UnsafeBufferPointer<Box>, end: UnsafeBufferPointer<Box>) {
-    storage.rebuild(start)
-    storage._checkInvariants(start)
+    storage.rebuild(start: start, end: end)
+    storage._checkInvariants(start: start, end: end)
   }
 
   @inline(__always)

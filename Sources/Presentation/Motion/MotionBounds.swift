@@ -214,6 +214,19 @@ public final class MotionBounds {
     )
   }
 
+  /// Whether neither layer m nor any ancestor clips what is under it (masks, or semantics that
+  /// test a point inside a layer before its sublayers): then `linearBounds`, which are not
+  /// clipped, are never wider than the clipped window box. O(depth).
+  public func isUnclipped(_ m: Int) -> Bool {
+    guard !semantics.requiresPointInsideBeforeDescending else { return false }
+    var a = m
+    while a >= 0 {
+      if scene.bits[a].contains(.masks) { return false }
+      a = Int(scene.parentColumn[a])
+    }
+    return true
+  }
+
   /// The breakpoints of the last `breakpoints` call in ascending time (an insertion sort: a few
   /// dozen at most; an autoreversed iteration lists its key times backwards).
   func _sortBreakpoints(_ count: Int) {
