@@ -55,16 +55,6 @@ struct WindowLength {
     _lastClock = clock
   }
 
-  /// Called after the first window's build (on the calling thread, at the length it started
-  /// with), with its wall time: a background builder's windows start at the shortest length
-  /// it can keep up with (as short windows hold the tightest bounds, and the cost model
-  /// lengthens them when the builds come to dominate), so the frames after the first window
-  /// do not answer from bounds over a guessed, longer window.
-  mutating func firstBuildEnded(_ build: UInt64) {
-    guard pinned == nil, buildsInBackground else { return }
-    seconds = Swift.min(Swift.max(2.5 * Double(build) / 1e9, Self.minimum), Self.maximum)
-  }
-
   /// Called when a window ends, with the wall time of the build of the one after it: adapts
   /// the length and starts counting the next window.
   mutating func windowEnded(lastBuild: UInt64) {

@@ -95,7 +95,6 @@ public final class _WindowedState<Index: MotionIndex>: _TimeAwareState {
     backPosted = false
     builder.buildNow(front, from: t, to: t + length.seconds, animated: animated)
     counters.windowsStarted = 1
-    if !initialized { length.firstBuildEnded(front.buildNanoseconds) }
     initialized = true
     if animated { _postNext() }
   }
