@@ -45,10 +45,10 @@ public enum MotionBoundsKind: Sendable {
   case window
   /// A box at the window's start and one at its end whose interpolation holds the group.
   case linear
-  /// Exact linear bounds where the group's root moves piecewise linearly, the window box
-  /// elsewhere (as start and end): the union of the ends is then always as tight as a window
-  /// box, and the interpolated box tighter where it is exact (an index over window boxes whose
-  /// candidates are filtered by the interpolation).
+  /// Exact linear bounds where the group's root moves piecewise linearly under no clipping
+  /// ancestor, the window box elsewhere (as start and end): the union of the ends is then about
+  /// as tight as a window box, and the interpolated box tighter where it is exact (an index over
+  /// window boxes whose candidates are filtered by the interpolation).
   case linearWhereExact
 }
 

@@ -36,44 +36,55 @@ final class WindowBounds {
   func compute<Index: MotionIndex>(
     into slot: WindowSlot<Index>, _ groups: MotionGroups, from t0: Double, to t1: Double, animated: Bool
   ) -> Int {
-    let count = groups.count
     motion.animated = animated
     let end = animated ? t1 : t0
     var unbounded = 0
     slot.bound[0] = .nothing
     switch Index.bounds {
     case .window:
-      for g in 1..<Swift.max(count, 1) {
-        let r = Int(groups.root[g])
-        _ = motion.box(of: r, from: t0, to: end)
-        if motion.isUnbounded(r) { unbounded += 1 }
-        let b = windowBox(groups, g)
-        slot.bound[g] = LinearBox(start: b, end: b)
-      }
+      unbounded = _windowBoxes(into: slot, groups, from: t0, to: end, skippingExact: false)
     case .linear:
       unbounded = _fit(into: slot, groups, from: t0, to: end)
     case .linearWhereExact:
       // Exact lines where no ancestor clips (a clipping ancestor bounds a window box, not the
       // lines), window boxes elsewhere.
-      exact.reserve(count)
-      for g in 1..<Swift.max(count, 1) {
-        exact[g] = false
-        let r = Int(groups.root[g])
-        guard end > t0, motion.isUnclipped(r),
-          let l = motion.linearBounds(of: r, region: groups.hull[g], from: t0, to: end)
-        else { continue }
-        slot.bound[g] = LinearBox(start: l.start, end: l.end)
-        exact[g] = true
-      }
-      for g in 1..<Swift.max(count, 1) where !exact[g] {
-        let r = Int(groups.root[g])
-        _ = motion.box(of: r, from: t0, to: end)
-        if motion.isUnbounded(r) { unbounded += 1 }
-        let b = windowBox(groups, g)
-        slot.bound[g] = LinearBox(start: b, end: b)
-      }
+      _exactLines(into: slot, groups, from: t0, to: end, unclippedOnly: true)
+      unbounded = _windowBoxes(into: slot, groups, from: t0, to: end, skippingExact: true)
     }
     return unbounded
+  }
+
+  /// Each group's window box over [t, end] as its bounds (start and end alike), but for the
+  /// groups `_exactLines` bounded when `skippingExact`; answers how many could not be bounded.
+  func _windowBoxes<Index: MotionIndex>(
+    into slot: WindowSlot<Index>, _ groups: MotionGroups, from t: Double, to end: Double, skippingExact: Bool
+  ) -> Int {
+    var unbounded = 0
+    for g in 1..<Swift.max(groups.count, 1) where !(skippingExact && exact[g]) {
+      let r = Int(groups.root[g])
+      _ = motion.box(of: r, from: t, to: end)
+      if motion.isUnbounded(r) { unbounded += 1 }
+      let b = windowBox(groups, g)
+      slot.bound[g] = LinearBox(start: b, end: b)
+    }
+    return unbounded
+  }
+
+  /// Exact lines (`MotionBounds.linearBounds`) as the bounds of every group that has them (with
+  /// `unclippedOnly`, only under no clipping ancestor), marked in `exact`.
+  func _exactLines<Index: MotionIndex>(
+    into slot: WindowSlot<Index>, _ groups: MotionGroups, from t: Double, to end: Double, unclippedOnly: Bool
+  ) {
+    exact.reserve(groups.count)
+    for g in 1..<Swift.max(groups.count, 1) {
+      exact[g] = false
+      let r = Int(groups.root[g])
+      guard end > t, !unclippedOnly || motion.isUnclipped(r),
+        let b = motion.linearBounds(of: r, region: groups.hull[g], from: t, to: end)
+      else { continue }
+      slot.bound[g] = LinearBox(start: b.start, end: b.end)
+      exact[g] = true
+    }
   }
 
   /// Linear bounds for every group (see the type's documentation).
@@ -83,15 +94,8 @@ final class WindowBounds {
     let count = groups.count
     let n = Self.subWindows
     subBoxes.reserve(count * n)
-    exact.reserve(count)
     var unbounded = 0
-    for g in 1..<Swift.max(count, 1) {
-      exact[g] = false
-      let r = Int(groups.root[g])
-      guard end > t, let b = motion.linearBounds(of: r, region: groups.hull[g], from: t, to: end) else { continue }
-      slot.bound[g] = LinearBox(start: b.start, end: b.end)
-      exact[g] = true
-    }
+    _exactLines(into: slot, groups, from: t, to: end, unclippedOnly: false)
     // The others: sub-window boxes, one sub-window at a time (the motion bounds memoise
     // ancestors per window), and lines through the first and last, moved out to hold them all.
     let step = (end - t) / Double(n)

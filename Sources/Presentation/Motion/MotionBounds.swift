@@ -218,13 +218,18 @@ public final class MotionBounds {
   /// test a point inside a layer before its sublayers): then `linearBounds`, which are not
   /// clipped, are never wider than the clipped window box. O(depth).
   public func isUnclipped(_ m: Int) -> Bool {
-    guard !semantics.requiresPointInsideBeforeDescending else { return false }
     var a = m
     while a >= 0 {
-      if scene.bits[a].contains(.masks) { return false }
+      if _clips(a) { return false }
       a = Int(scene.parentColumn[a])
     }
     return true
+  }
+
+  /// Whether layer m clips its sublayers' boxes: it masks, or the semantics test a point inside
+  /// a layer before descending into it.
+  @inline(__always) func _clips(_ m: Int) -> Bool {
+    scene.bits[m].contains(.masks) || semantics.requiresPointInsideBeforeDescending
   }
 
   /// The breakpoints of the last `breakpoints` call in ascending time (an insertion sort: a few
@@ -371,7 +376,7 @@ public final class MotionBounds {
   func _computeLayer(_ m: Int, _ window: Interval) {
     let p = Int(scene.parent[m])
     let f = lazy.frame
-    let clips = scene.bits[m].contains(.masks) || semantics.requiresPointInsideBeforeDescending
+    let clips = _clips(m)
     // Local time: the parent's, through the layer's own timing.
     var times = p < 0 ? window : localTimes[p]
     if scene.bits[m].contains(.hasTiming) { times = Self._layerTimes(scene.timings[Int(scene.timingSlot[m])], times) }
