@@ -2,29 +2,52 @@ import Columns
 import LayerModel
 import Presentation
 
-/// A uniform grid of linked lists over a fixed extent, for entries that move one at a time:
-/// each entry occupies up to `slots` cells (a node per cell, in a block of its own, so moving
-/// it touches only its own nodes); an entry covering more cells goes on an overflow list every
-/// lookup visits. A box reaching past the extent is listed in the edge cells it reaches, and a
-/// point outside is looked up in the nearest one (`GridGeometry`). Nodes are doubly linked: a
-/// move is O(cells it left + cells it entered). No allocation after `reset`.
+/// Uniform grids of linked lists over a fixed extent, one per level (cells four times wider at
+/// each level), for entries that move one at a time: each entry occupies up to `slots` cells of
+/// the finest level where its box covers that few (a node per cell, in a block of its own, so
+/// moving it touches only its own nodes); the coarsest level is one cell wide or at most
+/// `levelLimit` levels up, and an entry that fits none (or is not finite) goes on an overflow
+/// list every lookup visits. Levels keep a box that grows with its window out of the overflow
+/// list: a lookup reads one cell per level. A box reaching past the extent is listed in the edge
+/// cells it reaches, and a point outside is looked up in the nearest one (`GridGeometry`).
+/// Nodes are doubly linked: a move is O(levels + cells it left + cells it entered). No
+/// allocation after `reset`.
 final class LinkedBoxGrid {
   static let slots = 16
-  private(set) var geometry = GridGeometry()
-  /// The first node of each cell's list, and of the overflow list (index `cells`); -1: empty.
+  static let levelLimit = 6
+  /// Each level's geometry and the index of its first cell in `head`.
+  var geometry = ColumnBuffer<GridGeometry>()
+  var levelStart = ColumnBuffer<Int>()
+  private(set) var levels = 0
+  /// The first node of each cell's list (levels one after another), and of the overflow list
+  /// (index `cells`); -1: empty.
   var head = ColumnBuffer<Int32>()
   /// Node i belongs to entry i / slots; its cell (-1: unused) and its neighbours.
   var nodeCell = ColumnBuffer<Int32>()
   var next = ColumnBuffer<Int32>()
   var prev = ColumnBuffer<Int32>()
-  var cells: Int { geometry.cellCount }
+  private(set) var cells = 0
 
-  /// Sizes the grid for `entries` entries over `extent` with cells of about `cellSide` (at
-  /// most 128 a side), every entry unplaced.
+  /// Sizes the grid for `entries` entries over `extent` with finest cells of about `cellSide`
+  /// (at most 128 a side), every entry unplaced.
   func reset(entries: Int, extent: Box, cellSide: Double) {
     let box = extent.isFiniteAndNonEmpty ? extent : Box(minX: 0, minY: 0, maxX: 1, maxY: 1)
-    let side = Swift.max(cellSide.isFinite ? cellSide : 0, Swift.max(box.maxX - box.minX, box.maxY - box.minY) / 128)
-    geometry = GridGeometry(extent: box, side: side, limit: 128)
+    let wide = Swift.max(box.maxX - box.minX, box.maxY - box.minY)
+    var side = Swift.max(cellSide.isFinite ? cellSide : 0, wide / 128)
+    geometry.reserve(Self.levelLimit)
+    levelStart.reserve(Self.levelLimit + 1)
+    levels = 0
+    cells = 0
+    while levels < Self.levelLimit {
+      let g = GridGeometry(extent: box, side: side, limit: 128)
+      geometry[levels] = g
+      levelStart[levels] = cells
+      cells += g.cellCount
+      levels += 1
+      if g.cellCount == 1 { break }
+      side *= 4
+    }
+    levelStart[levels] = cells
     head.reserve(cells + 1, filling: -1)
     let nodes = entries * Self.slots
     nodeCell.reserve(nodes, filling: -1)
@@ -32,8 +55,20 @@ final class LinkedBoxGrid {
     prev.reserve(nodes, filling: -1)
   }
 
+  /// The finest level where b covers at most `slots` cells, with its span; nil when none does
+  /// or b is not finite (the overflow list).
+  @inline(__always) func _level(of b: Box) -> (level: Int, span: (x0: Int, y0: Int, x1: Int, y1: Int))? {
+    guard b.isFiniteAndNonEmpty else { return nil }
+    for k in 0..<levels {
+      let span = geometry[k].span(of: b)
+      if (span.x1 - span.x0 + 1) * (span.y1 - span.y0 + 1) <= Self.slots { return (k, span) }
+    }
+    return nil
+  }
+
   var memoryFootprint: Int {
     head.memoryFootprint + nodeCell.memoryFootprint + next.memoryFootprint + prev.memoryFootprint
+      + geometry.memoryFootprint + levelStart.memoryFootprint
   }
 
   @inline(__always) func _unlink(_ node: Int) {
@@ -54,43 +89,45 @@ final class LinkedBoxGrid {
     nodeCell[node] = Int32(c)
   }
 
-  /// Places entry k in the cells its box covers (nowhere when empty; the overflow list when it
-  /// covers too many or is not finite).
+  /// Places entry k in the cells its box covers at its level (nowhere when empty; the overflow
+  /// list when no level holds it or it is not finite).
   func move(_ k: Int, to box: Box) {
     let base = k * Self.slots
     for s in 0..<Self.slots where nodeCell[base + s] >= 0 { _unlink(base + s) }
     guard !box.isEmpty else { return }
-    let span = geometry.span(of: box)
-    guard box.isFiniteAndNonEmpty, (span.x1 - span.x0 + 1) * (span.y1 - span.y0 + 1) <= Self.slots else {
+    guard let (level, span) = _level(of: box) else {
       _link(base, cells)
       return
     }
+    let g = geometry[level]
+    let first = levelStart[level]
     var s = 0
     for y in span.y0...span.y1 {
       for x in span.x0...span.x1 {
-        _link(base + s, y * geometry.columns + x)
+        _link(base + s, first + y * g.columns + x)
         s += 1
       }
     }
   }
 
-  /// Writes the entries listed in p's cell and in the overflow list to `out`; answers how many.
+  /// Writes the entries listed in p's cell of every level and in the overflow list to `out`;
+  /// answers how many.
   @inline(__always) func entries(at p: Point, into out: UnsafeMutablePointer<Int32>) -> Int {
     guard !p.x.isNaN, !p.y.isNaN else { return 0 }
     let nx = next._unsafeStorage
+    let hd = head._unsafeStorage
+    let geo = geometry._unsafeStorage
+    let first = levelStart._unsafeStorage
     var count = 0
-    var n = head[geometry.cell(of: p)]
-    var overflowNext = true
-    while true {
-      if n < 0 {
-        guard overflowNext else { break }
-        overflowNext = false
-        n = head[cells]
-        continue
+    var level = 0
+    while level <= levels {
+      var n = level < levels ? hd[first[level] + geo[level].cell(of: p)] : hd[cells]
+      level &+= 1
+      while n >= 0 {
+        out[count] = n / Int32(Self.slots)
+        count &+= 1
+        n = nx[Int(n)]
       }
-      out[count] = n / Int32(Self.slots)
-      count &+= 1
-      n = nx[Int(n)]
     }
     return count
   }

@@ -9,13 +9,17 @@ import Presentation
 /// the clock leaves its window. The first windows end at times spread evenly over one window
 /// length (a golden-ratio sequence), and every later window lasts one length, so about the same
 /// number of groups expire every frame: the per-frame cost is even, with no re-index in any
-/// frame. Groups wait in one queue by the end of their window (new windows end last, so the
-/// queue stays sorted and a frame pops exactly the expired ones). Fixed layers and each group's
-/// members are indexed once (`MotionGroups`); a query searches them as every time-aware
-/// strategy does (`CandidateSearch`).
+/// frame. Groups wait in a min-heap by the end of their window, so a frame takes exactly the
+/// expired ones whatever lengths their windows had. A group's bounds are exact lines where its
+/// root moves piecewise linearly under no clipping ancestor (a proposed group is searched only
+/// when the lines at the frame's fraction of its own window hold the point), else its window
+/// box; the grid has levels of coarser cells, so a long window's box stays off the overflow
+/// list. Fixed layers and each group's members are indexed once (`MotionGroups`); a query
+/// searches them as every time-aware strategy does (`CandidateSearch`).
 ///
-/// Update: O(expired groups x depth). Query: O(cell list + candidates). Window length: as
-/// `window-grid`'s, from the re-bounding per frame against the candidates per frame.
+/// Update: O(expired groups x (depth + log groups)). Query: O(one cell list per level +
+/// candidates). Window length: as `window-grid`'s, from the re-bounding per frame against the
+/// queries' measured time per frame.
 public struct StaggerGrid: _TimeAwareShell {
   public static let name = "stagger-grid"
   public static let summary =

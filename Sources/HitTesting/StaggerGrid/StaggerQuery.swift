@@ -3,31 +3,52 @@ import Columns
 import LayerModel
 import Presentation
 
-/// One batch of stagger-grid queries: the groups' search, the linked grid and the groups' boxes as
-/// plain pointers, and room for a query's proposals. No reference count per query or candidate.
+/// One batch of stagger-grid queries: the groups' search, the linked grid and the groups' windows
+/// and bounds as plain pointers, and room for a query's proposals. A proposed group is searched
+/// only when its bounds interpolated at the batch's time within its own window hold the point.
+/// No reference count per query or candidate.
 struct _StaggerQuery<Counter: WorkCounter> {
   var search: CandidateSearch
   /// Unmanaged, called through a guaranteed reference: no reference count per query.
   let grid: Unmanaged<LinkedBoxGrid>
-  let box: UnsafePointer<Box>
+  let time: Double
+  let start: UnsafePointer<Double>
+  let end: UnsafePointer<Double>
+  let line: UnsafePointer<LinearBox>
   let proposals: UnsafeMutablePointer<Int32>
+  /// Grid entries looked at and queries answered (for the window length's cost model).
   var scanned = 0
+  var queries = 0
 
   @inline(__always)
   init(
-    search: CandidateSearch, grid: LinkedBoxGrid, box: UnsafeMutablePointer<Box>,
-    proposals: UnsafeMutablePointer<Int32>
+    search: CandidateSearch, grid: LinkedBoxGrid, time: Double, start: UnsafeMutablePointer<Double>,
+    end: UnsafeMutablePointer<Double>, line: UnsafeMutablePointer<LinearBox>, proposals: UnsafeMutablePointer<Int32>
   ) {
     self.search = search
     self.grid = Unmanaged.passUnretained(grid)
-    self.box = UnsafePointer(box)
+    self.time = time
+    self.start = UnsafePointer(start)
+    self.end = UnsafePointer(end)
+    self.line = UnsafePointer(line)
     self.proposals = proposals
+  }
+
+  /// Whether group g's bounds hold p at the batch's time: its lines at the time's fraction of
+  /// its window, computed as `WindowSlot.fraction` does (the lines hold the group at every time
+  /// of the window with that rounding).
+  @inline(__always) func _holds(_ g: Int, _ p: Point) -> Bool {
+    let t0 = start[g]
+    let t1 = end[g]
+    let s = t1 > t0 && t1.isFinite ? Swift.min(Swift.max((time - t0) / (t1 - t0), 0), 1) : 0
+    return line[g].holds(p, at: s)
   }
 
   @inline(__always)
   mutating func query(_ p: Point, _ counter: inout Counter) -> LayerID? {
     search.reset()
     search.group(0, p, &counter)
+    queries &+= 1
     let n = grid._withUnsafeGuaranteedRef { $0.entries(at: p, into: proposals) }
     scanned &+= n
     var k = 0
@@ -35,7 +56,7 @@ struct _StaggerQuery<Counter: WorkCounter> {
       let g = Int(proposals[k])
       k &+= 1
       counter.tested(1)
-      if search.canBeat(g) && box[g].holds(p) { search.group(g, p, &counter) }
+      if search.canBeat(g) && _holds(g, p) { search.group(g, p, &counter) }
     }
     return search.answer
   }
@@ -47,7 +68,7 @@ struct _StaggerQuery<Counter: WorkCounter> {
     var held = 0
     var k = 0
     while k < n {
-      if box[Int(proposals[k])].holds(p) { held &+= 1 }
+      if _holds(Int(proposals[k]), p) { held &+= 1 }
       k &+= 1
     }
     return held

@@ -8,13 +8,18 @@ import Presentation
 public final class _StaggerState: _TimeAwareState {
   let groups: MotionGroups
   let motion: MotionBounds
-  /// Per group: its window and box.
+  /// Per group: its window, its bounds over it (exact lines where its root moves piecewise
+  /// linearly under no clipping ancestor, else the window box at both ends) and the box the grid
+  /// lists it by (the hull of the two ends: for lines, exactly where it can be in the window).
   var start = ColumnBuffer<Double>()
   var end = ColumnBuffer<Double>()
+  var line = ColumnBuffer<LinearBox>()
   var box = ColumnBuffer<Box>()
-  /// Groups by the end of their window, oldest first: a ring of `groups.movingCount`.
+  /// The moving groups in a binary min-heap by the end of their window (the next to expire at
+  /// the top): windows of different lengths, as the length adapts, stay in order.
   var queue = ColumnBuffer<Int32>()
-  var queueHead = 0
+  /// The clock time of the last update (an earlier one means time went backwards: restart).
+  var lastTime = -Double.infinity
   let grid = LinkedBoxGrid()
   var length: WindowLength
   var initialized = false
@@ -41,15 +46,31 @@ public final class _StaggerState: _TimeAwareState {
 
   public var memoryFootprint: Int {
     groups.memoryFootprint + grid.memoryFootprint + start.memoryFootprint + end.memoryFootprint
-      + box.memoryFootprint + queue.memoryFootprint + proposals.memoryFootprint
+      + line.memoryFootprint + box.memoryFootprint + queue.memoryFootprint + proposals.memoryFootprint
   }
 
-  /// Group g's box over [t0, t1] (its root's box and its members' region).
-  func _bound(_ g: Int, from t0: Double, to t1: Double) -> Box {
+  /// Group g's bounds over [t0, t1] (its root's and its members' region): exact lines where
+  /// they exist and nothing above clips (lines are not clipped, so under a clipping ancestor
+  /// they can be far wider than the clipped window box), else the window box.
+  func _bound(_ g: Int, from t0: Double, to t1: Double) -> LinearBox {
     let r = Int(groups.root[g])
+    if t1 > t0, t1.isFinite, motion.isUnclipped(r),
+      let b = motion.linearBounds(of: r, region: groups.hull[g], from: t0, to: t1)
+    {
+      return LinearBox(start: b.start, end: b.end)
+    }
     _ = motion.box(of: r, from: t0, to: t1)
     if motion.isUnbounded(r) { counters.unbounded += 1 }
-    return motion.box(r).union(motion.region(of: r, local: groups.hull[g]))
+    let b = motion.box(r).union(motion.region(of: r, local: groups.hull[g]))
+    return LinearBox(start: b, end: b)
+  }
+
+  /// Records group g's window and bounds (the grid is the caller's).
+  @inline(__always) func _set(_ g: Int, from t0: Double, to t1: Double, _ b: LinearBox) {
+    start[g] = t0
+    end[g] = t1
+    line[g] = b
+    box[g] = b.start.union(b.end)
   }
 
   public func update(at t: Double, animated: Bool) {
@@ -60,28 +81,25 @@ public final class _StaggerState: _TimeAwareState {
     proposals.reserve(groups.count)
     let count = groups.count
     let t0 = Clocks.monotonicNanoseconds()
-    if changed || !initialized || animated != self.animated || (animated && count > 1 && t < _oldestStart) {
+    if changed || !initialized || animated != self.animated || (animated && count > 1 && t < lastTime) {
       _restart(at: t, animated: animated)
     } else if animated {
-      // Every window that ended: re-bounded from now, queued last (never ending before the
-      // last queued window, so the queue stays sorted).
+      // Every window that ended: re-bounded from now for one length, moved down the heap. (A
+      // window just set at t can end at t where t + length rounds to t: it holds t.)
       let moving = count - 1
       var reinserted = 0
       while reinserted < moving {
-        let g = Int(queue[queueHead])
-        guard end[g] <= t else { break }
-        let tail = end[Int(queue[(queueHead + moving - 1) % moving])]
-        let e = Swift.max(t + length.seconds, tail)
-        let b = _bound(g, from: t, to: e)
-        start[g] = t
-        end[g] = e
-        box[g] = b
-        grid.move(g, to: b)
-        queueHead = (queueHead + 1) % moving
+        let g = Int(queue[0])
+        guard end[g] <= t, start[g] < t else { break }
+        let e = t + length.seconds
+        _set(g, from: t, to: e, _bound(g, from: t, to: e))
+        grid.move(g, to: box[g])
+        _siftDown(0, moving)
         reinserted += 1
       }
       counters.reindexed = reinserted
     }
+    lastTime = t
     spent &+= Clocks.monotonicNanoseconds() &- t0
     length.frames += 1
     if length.frames >= Self.adaptFrames {
@@ -95,10 +113,26 @@ public final class _StaggerState: _TimeAwareState {
     _checkInvariants(at: t, grid: counters.windowsStarted > 0)
   }
 
-  /// The start of the oldest window (a clock earlier than it means time went backwards).
-  var _oldestStart: Double {
-    let moving = groups.count - 1
-    return moving > 0 ? start[Int(queue[queueHead])] : -.infinity
+  /// Whether group a's window ends before group b's (ties by group, so the order is total).
+  @inline(__always) func _endsBefore(_ a: Int32, _ b: Int32) -> Bool {
+    let x = end[Int(a)]
+    let y = end[Int(b)]
+    return x < y || (x == y && a < b)
+  }
+
+  /// Restores the heap below slot i after its group's window end grew. O(log n).
+  func _siftDown(_ i: Int, _ n: Int) {
+    var i = i
+    let g = queue[i]
+    while true {
+      let l = 2 * i + 1
+      guard l < n else { break }
+      let c = l + 1 < n && _endsBefore(queue[l + 1], queue[l]) ? l + 1 : l
+      guard _endsBefore(queue[c], g) else { break }
+      queue[i] = queue[c]
+      i = c
+    }
+    queue[i] = g
   }
 
   /// Every group's first window: ending spread evenly over one length from t (the model tree's:
@@ -108,6 +142,7 @@ public final class _StaggerState: _TimeAwareState {
     let moving = count - 1
     start.reserve(count, filling: t)
     end.reserve(count, filling: .infinity)
+    line.reserve(count, filling: .nothing)
     box.reserve(count, filling: .nothing)
     queue.reserve(Swift.max(moving, 1))
     // The first windows: group g's ends at t + length x (0.1 + 0.9 frac(g x phi)); queued by end.
@@ -119,10 +154,8 @@ public final class _StaggerState: _TimeAwareState {
     for g in 1..<Swift.max(count, 1) {
       let phase = (Double(g) * 0.618_033_988_749_894_9).truncatingRemainder(dividingBy: 1)
       let e = animated ? t + length.seconds * (0.1 + 0.9 * phase) : .infinity
-      let b = _bound(g, from: t, to: animated ? e : t)
-      start[g] = t
-      end[g] = e
-      box[g] = b
+      _set(g, from: t, to: e, _bound(g, from: t, to: animated ? e : t))
+      let b = box[g]
       order.append((e, Int32(g)))
       if b.isFiniteAndNonEmpty {
         extent = extent.union(b)
@@ -130,9 +163,9 @@ public final class _StaggerState: _TimeAwareState {
         sized += 1
       }
     }
-    order.sort { $0.0 < $1.0 }
+    order.sort { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }
+    // Sorted by end (ties by group, as `_endsBefore` orders them): already a heap.
     for (i, o) in order.enumerated() { queue[i] = o.1 }
-    queueHead = 0
     // The cells follow the first windows' boxes: about their mean extent, over their extent.
     grid.reset(entries: count, extent: extent, cellSide: sized > 0 ? size / Double(sized) : 0)
     for g in 1..<Swift.max(count, 1) { grid.move(g, to: box[g]) }
@@ -143,15 +176,21 @@ public final class _StaggerState: _TimeAwareState {
 
   @inline(__always)
   func batch<Counter: WorkCounter, R>(_ body: (inout _StaggerQuery<Counter>) -> R) -> R {
-    groups.withView { view in
+    let started = Clocks.monotonicNanoseconds()
+    return groups.withView { view in
       var q = _StaggerQuery<Counter>(
-        search: CandidateSearch(view, groups.lazy, groups.lazy.frame), grid: grid, box: box._unsafeStorage,
+        search: CandidateSearch(view, groups.lazy, groups.lazy.frame), grid: grid, time: groups.lazy.frame.time,
+        start: start._unsafeStorage, end: end._unsafeStorage, line: line._unsafeStorage,
         proposals: proposals._unsafeStorage)
       let r = body(&q)
       counters.candidates &+= q.search.candidates
       counters.presentations = groups.lazy.evaluations
       length.candidates &+= q.search.candidates
       length.scanned &+= q.scanned
+      // Measured, as the windowed strategies' batches are: the estimate per candidate and entry
+      // alone undercounts a lazy evaluation several times, and windows then grow too long.
+      length.queries &+= q.queries
+      length.queryNanoseconds &+= Clocks.monotonicNanoseconds() &- started
       return r
     }
   }
