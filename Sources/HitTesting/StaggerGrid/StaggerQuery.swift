@@ -35,13 +35,9 @@ struct _StaggerQuery<Counter: WorkCounter> {
   }
 
   /// Whether group g's bounds hold p at the batch's time: its lines at the time's fraction of
-  /// its window, computed as `WindowSlot.fraction` does (the lines hold the group at every time
-  /// of the window with that rounding).
+  /// its own window.
   @inline(__always) func _holds(_ g: Int, _ p: Point) -> Bool {
-    let t0 = start[g]
-    let t1 = end[g]
-    let s = t1 > t0 && t1.isFinite ? Swift.min(Swift.max((time - t0) / (t1 - t0), 0), 1) : 0
-    return line[g].holds(p, at: s)
+    line[g].holds(p, at: LinearBox.fraction(time, from: start[g], to: end[g]))
   }
 
   @inline(__always)

@@ -53,15 +53,11 @@ public final class _StaggerState: _TimeAwareState {
   /// they exist and nothing above clips (lines are not clipped, so under a clipping ancestor
   /// they can be far wider than the clipped window box), else the window box.
   func _bound(_ g: Int, from t0: Double, to t1: Double) -> LinearBox {
+    if t1.isFinite, let b = motion._exactLines(groups, g, from: t0, to: t1, unclippedOnly: true) { return b }
     let r = Int(groups.root[g])
-    if t1 > t0, t1.isFinite, motion.isUnclipped(r),
-      let b = motion.linearBounds(of: r, region: groups.hull[g], from: t0, to: t1)
-    {
-      return LinearBox(start: b.start, end: b.end)
-    }
     _ = motion.box(of: r, from: t0, to: t1)
     if motion.isUnbounded(r) { counters.unbounded += 1 }
-    let b = motion.box(r).union(motion.region(of: r, local: groups.hull[g]))
+    let b = motion._windowBox(groups, g)
     return LinearBox(start: b, end: b)
   }
 

@@ -69,6 +69,14 @@ public struct LinearBox: Sendable, Equatable, BitwiseCopyable {
       maxX: start.maxX + (end.maxX - start.maxX) * s, maxY: start.maxY + (end.maxY - start.maxY) * s)
   }
 
+  /// Where clock time t falls in the window [start, end] the bounds span, clamped into 0...1
+  /// (0 for an empty or endless window): every time-aware strategy interpolates by this one
+  /// rounding, which the lines' padding covers.
+  @inline(__always) static func fraction(_ t: Double, from start: Double, to end: Double) -> Double {
+    guard end > start, end.isFinite else { return 0 }
+    return Swift.min(Swift.max((t - start) / (end - start), 0), 1)
+  }
+
   /// Whether the box at fraction s holds p. Infinite edges (unbounded groups) hold everything on
   /// their side (an infinite start and end would interpolate to NaN).
   @inlinable @inline(__always) public func holds(_ p: Point, at s: Double) -> Bool {

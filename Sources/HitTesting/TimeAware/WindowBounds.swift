@@ -24,13 +24,6 @@ final class WindowBounds {
     motion.synchronizesWithScene = false
   }
 
-  /// Group g's window box: where its root and members can be over the window last computed for
-  /// its root.
-  @inline(__always) func windowBox(_ groups: MotionGroups, _ g: Int) -> Box {
-    let r = Int(groups.root[g])
-    return motion.box(r).union(motion.region(of: r, local: groups.hull[g]))
-  }
-
   /// Every moving group's bounds over [t0, t1] (the model tree's at t0, which hold forever)
   /// into `slot.bound`; answers how many groups could not be bounded.
   func compute<Index: MotionIndex>(
@@ -64,7 +57,7 @@ final class WindowBounds {
       let r = Int(groups.root[g])
       _ = motion.box(of: r, from: t, to: end)
       if motion.isUnbounded(r) { unbounded += 1 }
-      let b = windowBox(groups, g)
+      let b = motion._windowBox(groups, g)
       slot.bound[g] = LinearBox(start: b, end: b)
     }
     return unbounded
@@ -78,11 +71,8 @@ final class WindowBounds {
     exact.reserve(groups.count)
     for g in 1..<Swift.max(groups.count, 1) {
       exact[g] = false
-      let r = Int(groups.root[g])
-      guard end > t, !unclippedOnly || motion.isUnclipped(r),
-        let b = motion.linearBounds(of: r, region: groups.hull[g], from: t, to: end)
-      else { continue }
-      slot.bound[g] = LinearBox(start: b.start, end: b.end)
+      guard let b = motion._exactLines(groups, g, from: t, to: end, unclippedOnly: unclippedOnly) else { continue }
+      slot.bound[g] = b
       exact[g] = true
     }
   }
@@ -106,7 +96,7 @@ final class WindowBounds {
         let r = Int(groups.root[g])
         _ = motion.box(of: r, from: a, to: b)
         if j == 0 && motion.isUnbounded(r) { unbounded += 1 }
-        subBoxes[g * n + j] = windowBox(groups, g)
+        subBoxes[g * n + j] = motion._windowBox(groups, g)
       }
     }
     subBoxes.withUnsafeBufferPointer { sb in
@@ -154,5 +144,27 @@ final class WindowBounds {
     // The interpolation's own rounding: a relative pad.
     let pad = out + (Swift.abs(a) + Swift.abs(b)) * 1e-12 + 1e-12
     return lower ? (a - pad, b - pad) : (a + pad, b + pad)
+  }
+}
+
+extension MotionBounds {
+  /// Group g's window box: where its root and members can be over the window last computed for
+  /// its root (`box(of:from:to:)`).
+  @inline(__always) func _windowBox(_ groups: MotionGroups, _ g: Int) -> Box {
+    let r = Int(groups.root[g])
+    return box(r).union(region(of: r, local: groups.hull[g]))
+  }
+
+  /// Group g's exact lines over [t, end] (`linearBounds` of its root and members' region), nil
+  /// where it has none; with `unclippedOnly`, also where an ancestor clips (lines are not
+  /// clipped, so there they can be far wider than the clipped window box).
+  @inline(__always) func _exactLines(
+    _ groups: MotionGroups, _ g: Int, from t: Double, to end: Double, unclippedOnly: Bool
+  ) -> LinearBox? {
+    let r = Int(groups.root[g])
+    guard end > t, !unclippedOnly || isUnclipped(r),
+      let b = linearBounds(of: r, region: groups.hull[g], from: t, to: end)
+    else { return nil }
+    return LinearBox(start: b.start, end: b.end)
   }
 }

@@ -27,10 +27,7 @@ final class WindowSlot<Index: MotionIndex> {
   @inline(__always) func holds(_ t: Double) -> Bool { t >= start && t < end }
 
   /// Where t falls in the window, from 0 to 1 (0 for an unbounded or empty window).
-  @inline(__always) func fraction(_ t: Double) -> Double {
-    guard end > start, end.isFinite else { return 0 }
-    return Swift.min(Swift.max((t - start) / (end - start), 0), 1)
-  }
+  @inline(__always) func fraction(_ t: Double) -> Double { LinearBox.fraction(t, from: start, to: end) }
 
   /// Makes room for `groups` groups (allocates only when the group count grows).
   func reserve(_ groups: Int) {
