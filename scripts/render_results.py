@@ -320,7 +320,9 @@ def main():
     bad = sum(r.get("disagreements", 0) for r in allres)
     tol = sum(r.get("toleratedAnswers", 0) for r in allres)
     v["run_verify"] = (f"{checked:,} answers checked against tree-walk during the suites (--verify), {tol:,} tolerated "
-                       f"(within the measured rounding of an edge), {bad} disagreements")
+                       f"(within the measured rounding of an edge), {bad} disagreements; a frame whose every answer would walk more "
+                       f"than 2^25 layers (1,000,000 layers at Q = 1000) checks an evenly spaced share that moves frame by "
+                       f"frame (`run --verify-all` checks them all)")
     rows = []
     for r in sel(res["scaling"], layers=1000000):
         rows.append([r["scene"], r["strategy"], r["family"], fmt(us(r) / 1000, 1), fmt(r["presentationNs"]["median"] / 1e6, 1),

@@ -130,6 +130,31 @@ import Testing
     }
   }
 
+  @Test func verificationChecksAShareWhereEveryAnswerWouldCostTooMuch() {
+    #expect(Runner.checkedAnswersPerFrame(queries: 20, layers: 500, visits: 1 << 25) == 20)
+    #expect(Runner.checkedAnswersPerFrame(queries: 1000, layers: 1_000_000, visits: 1 << 25) == 33)
+    #expect(Runner.checkedAnswersPerFrame(queries: 1000, layers: 1_000_000, visits: 10) == 1)
+    #expect(Runner.checkedAnswersPerFrame(queries: .max, layers: .max, visits: .max) == 1)
+    #expect(Runner.checkedAnswersPerFrame(queries: 7, layers: 1_000_000, visits: .max) == 7)
+    var c = RunConfiguration()
+    c.scene = .generated(.particles)
+    c.layers = 500
+    c.queries = [100]
+    c.frames = 5
+    c.warmup = 3
+    c.verify = true
+    c.strategies = [.grid]
+    c.verifyVisitsPerFrame = 25 * 500
+    let results = Runner.run(c, model: try! Runner.scene(c))
+    #expect(results.map(\.verifiedAnswers) == [8 * 25])
+    #expect(results.map(\.disagreements) == [0])
+    // A share still catches a wrong strategy.
+    c.faults.shrinkHitRegions = 1
+    let wrong = Runner.run(c, model: try! Runner.scene(c))
+    #expect(wrong.map(\.verifiedAnswers) == [8 * 25])
+    #expect(wrong.allSatisfy { $0.disagreements > 0 })
+  }
+
   @Test func badSizesAreRefused() {
     var c = RunConfiguration()
     c.layers = 5

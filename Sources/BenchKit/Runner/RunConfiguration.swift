@@ -35,6 +35,12 @@ public struct RunConfiguration: Sendable {
   public var seed: UInt64 = 1
   public var semantics = HitTestSemantics.calayer
   public var verify = false
+  /// The most layer visits `verify`'s reference walk spends on one frame. A frame whose every
+  /// answer would cost more (layers x Q above it: a million flat layers at Q = 1000 take
+  /// seconds) checks an evenly spaced share of its answers instead, shifted frame by frame so
+  /// the run covers every query index; `Int.max` checks every answer. 2^25 visits take about
+  /// 0.1 s here.
+  public var verifyVisitsPerFrame = 1 << 25
   /// Hit-test the model tree instead of the presentation tree (answering for where layers are not, during an animation).
   public var modelTree = false
   /// Threads for the presentation build (default: the machine's cores).

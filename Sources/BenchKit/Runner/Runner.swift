@@ -172,7 +172,9 @@ public enum Runner {
         } else if kind.consumesFrame && builder.frame.count == 0 {
           _ = builder.build(at: ts.last ?? 0, animated: loop.animated)
         }
-        let recorder = _Recorder(frames: ts.count, warmup: c.warmup, reference: reference, animated: loop.animated)
+        let recorder = _Recorder(
+          frames: ts.count, warmup: c.warmup, reference: reference, animated: loop.animated,
+          checkedPerFrame: checkedAnswersPerFrame(queries: q, layers: scene.count, visits: c.verifyVisitsPerFrame))
         // The frames' allocations are counted: invariant checks (debug builds) are suspended.
         let outcome = InternalChecks.$suspended.withValue(true) { loop.run(kind, hooks: recorder) }
         var m = recorder.measurement(
@@ -184,6 +186,17 @@ public enum Runner {
       }
     }
     return out
+  }
+}
+
+extension Runner {
+  /// How many of a frame's `queries` answers `verify` checks: all of them when the reference
+  /// walk over `layers` layers stays within `visits` for the frame, else as many as fit (at
+  /// least one).
+  public static func checkedAnswersPerFrame(queries: Int, layers: Int, visits: Int) -> Int {
+    let (whole, overflow) = queries.multipliedReportingOverflow(by: Swift.max(1, layers))
+    guard overflow || whole > visits else { return queries }
+    return Swift.min(queries, Swift.max(1, visits / Swift.max(1, layers)))
   }
 }
 
@@ -202,8 +215,11 @@ final class _Recorder: FrameLoopHooks {
   /// The first few disagreements, kept for the report.
   var failures: [Measurement.Failure] = []
   var walk = TreeWalk()
+  /// How many of a frame's answers are checked (`Runner.checkedAnswersPerFrame`).
+  let checkedPerFrame: Int
 
-  init(frames: Int, warmup: Int, reference: PresentationFrameBuilder?, animated: Bool) {
+  init(frames: Int, warmup: Int, reference: PresentationFrameBuilder?, animated: Bool, checkedPerFrame: Int) {
+    self.checkedPerFrame = checkedPerFrame
     self.warmup = warmup
     self.reference = reference
     self.animated = animated
@@ -230,7 +246,12 @@ final class _Recorder: FrameLoopHooks {
     guard let reference else { return }
     walk.update(with: reference.build(at: time, animated: animated))
     let oracle = ReferenceOracle(builder: reference, tree: HitTestTree(animated: animated))
-    for i in 0..<points.count {
+    // Every answer, or every stride-th from an offset that moves by one each frame.
+    let checked = Swift.min(points.count, checkedPerFrame)
+    guard checked > 0 else { return }
+    let stride = points.count / checked
+    let offset = stride > 1 ? index % stride : 0
+    for i in Swift.stride(from: offset, to: points.count, by: stride).prefix(checked) {
       verified += 1
       let expected = walk.hitTest(points[i])
       switch AnswerComparison.compare(answers[i], expected, at: points[i], oracle: oracle) {

@@ -19,6 +19,7 @@ enum RunCommand {
     var format = ReportFormat.table
     var output: String?
     var failures = "run-failures"
+    var verifyAll = false
     var columns = ReportColumn.defaults
   }
 
@@ -89,8 +90,13 @@ enum RunCommand {
     ) { ArgumentValues.number(in: 0.01...10_000)($0).map { $0 * 1e6 } }
     p.flag(
       "--verify", \.config.verify,
-      help: "check every answer against tree-walk (untimed); on a disagreement write no report, only the minimal scenes"
+      help: "check answers against tree-walk (untimed; all of them unless a frame's check would walk over 2^25 layers, "
+        + "then an evenly spaced share); on a disagreement write no report, only the minimal scenes"
     )
+    p.flag(
+      "--verify-all", \.verifyAll,
+      help:
+        "with --verify, check every answer however long the reference walk takes (a million layers: seconds a frame)")
     p.option(
       "--inject-shrink", \.config.faults.shrinkHitRegions, valueName: "D",
       help: "self-test of --verify: the measured strategies answer with every hit region shrunk by D points",
@@ -171,6 +177,10 @@ enum RunCommand {
   static func run(_ args: [String]) throws(CommandError) {
     var o = Options()
     let explicit = try parser.parse(args, into: &o).given
+    if o.verifyAll && !o.config.verify {
+      throw .usage(command: "run", message: "--verify-all needs --verify")
+    }
+    if o.verifyAll { o.config.verifyVisitsPerFrame = .max }
     var configs = [o.config]
     if let name = o.suite {
       for flag in ["--scene", "--layers", "--animated", "--queries", "--workload"] where explicit.contains(flag) {
@@ -190,6 +200,7 @@ enum RunCommand {
         if explicit.contains("--pacing") { c.pacing = o.config.pacing }
         c.seed = o.config.seed
         c.verify = o.config.verify
+        if o.verifyAll { c.verifyVisitsPerFrame = .max }
         c.faults = o.config.faults
         c.modelTree = o.config.modelTree
         return c
