@@ -1,15 +1,21 @@
+import Glibc
+
 /// Chooses how long a time window a windowed index uses, from what it trades: longer windows
 /// hold more candidates (bounds grow with the window, so queries test more), shorter ones are
 /// built more often. After each window it compares what the window costs the queries per frame
 /// (their measured time, in the share of candidates beyond one a query: the ones a tighter
 /// bound would not propose; at least 60 ns a candidate and 2 ns an index entry scanned) with
 /// the builds' per frame (a build on the builder's thread, which runs beside the frames, at a
-/// tenth of its wall time: its cost is the second core's, reported as CPU time) and scales
-/// the next window by the square root of their ratio (at most 8x either way; unchanged within
-/// a factor of 2). A window built in the background is never shorter than 2.5 times the last
-/// build, in the wall time its frames take (frames that come faster than their clock, as in a
-/// back-to-back benchmark, give the builder less time per window), so the next window is
-/// ready before it is needed; never shorter than 1/60 s nor longer than 4 s. A pinned length
+/// tenth of its wall time, its cost being the second core's, reported as CPU time, plus all of
+/// what it took beyond the wall time of the window's frames: that much the frame crossing into
+/// the next window waited) and scales the next window by the square root of their ratio (at
+/// most 8x either way; unchanged within a factor of 2). A window built in the background is
+/// then lengthened to 2.5 times the last build, in the wall time its frames take, so the next
+/// window is ready before it is needed, when the queries over the longer window (their
+/// cost grows as a power of the length, measured between windows of different lengths) would
+/// cost less than the wait it saves: at 1,000,000 particles such a floor held windows of
+/// seconds whose queries cost far more than the waits they saved (docs/optimisation-log.md,
+/// entry 32); there the wait is counted in the balance instead. Never shorter than 1/60 s nor longer than 4 s. A pinned length
 /// (`StrategyOptions.windowSeconds`) is kept whatever it costs.
 struct WindowLength {
   var seconds: Double
@@ -33,6 +39,10 @@ struct WindowLength {
   static let nanosecondsPerEntry = 2.0
   /// What a background build's wall time counts for against the frames' own work.
   static let backgroundWeight = 0.1
+  /// The queries' cost per frame against the window length, as a power (`_last`: the last
+  /// window's length and cost).
+  var growth = 1.0
+  var _last: (seconds: Double, queries: Double)?
   /// The queries' measured wall time over this window's frames, and how many queries.
   var queryNanoseconds: UInt64 = 0
   var queries = 0
@@ -72,8 +82,12 @@ struct WindowLength {
       return
     }
     guard frames > 0 else { return }
+    let measured = seconds
+    // A background build ran beside this window's frames; what it took beyond their wall
+    // time, the frame that crossed into the next window waited for.
+    let waited = buildsInBackground && lastBuild > wallNanoseconds ? Double(lastBuild - wallNanoseconds) : 0
     let weight = buildsInBackground ? Self.backgroundWeight : 1
-    let build = weight * Double(lastBuild) / Double(frames)
+    let build = (weight * Double(lastBuild) + waited) / Double(frames)
     let estimated = Double(candidates) * Self.nanosecondsPerCandidate + Double(scanned) * Self.nanosecondsPerEntry
     let perQuery = queries > 0 ? Double(candidates) / Double(queries) : 0
     let excess = perQuery > 1 ? (perQuery - 1) / perQuery : 0
@@ -84,12 +98,27 @@ struct WindowLength {
     if ratio > 2 || ratio < 0.5 {
       seconds *= Swift.min(Swift.max(ratio.squareRoot(), 1.0 / 8), 8)
     }
-    var ready = 0.0
     if buildsInBackground {
-      // Clock seconds per wall second of frames: 1 at real time, more when frames run faster.
+      // How the queries' cost grew with the length, from this window against the last one of
+      // a different length (1, as if linear, until measured).
+      if let last = _last, last.queries > 0, queries > 0, Swift.abs(Glibc.log(measured / last.seconds)) > 0.2 {
+        growth = Swift.min(Swift.max(Glibc.log(queries / last.queries) / Glibc.log(measured / last.seconds), 0), 2)
+      }
+      _last = (measured, queries)
+      // Long enough for the builder to finish the next window 2.5 times over in the wall
+      // time this one's frames take (clock seconds per wall second: 1 at real time, more when
+      // frames come faster than their clock, less when they fall behind it), when the queries
+      // over the longer window would cost less per frame than the wait the balanced length
+      // would leave (the build's time beyond that window's wall time).
       let pace = wallNanoseconds > 0 && clockSeconds > 0 ? clockSeconds / (Double(wallNanoseconds) / 1e9) : 1
-      ready = 2.5 * Double(lastBuild) / 1e9 * Swift.max(pace, 1)
+      let ready = 2.5 * Double(lastBuild) / 1e9 * pace
+      if ready > seconds {
+        let frameRate = Double(frames) / measured
+        let wait = Swift.max(Double(lastBuild) - seconds / pace * 1e9, 0) / Swift.max(frameRate * seconds, 1)
+        let extra = queries * (Glibc.pow(ready / measured, growth) - Glibc.pow(seconds / measured, growth))
+        if extra < wait { seconds = ready }
+      }
     }
-    seconds = Swift.min(Swift.max(seconds, ready, Self.minimum), Self.maximum)
+    seconds = Swift.min(Swift.max(seconds, Self.minimum), Self.maximum)
   }
 }
