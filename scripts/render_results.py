@@ -107,7 +107,12 @@ def main():
     t = []
     for s in SUITES:
         for tg in (docs[s] or {}).get("targets", []):
-            t.append([f"{tg['name']} (`{s}`)", tg["measured"], tg["status"]])
+            status = tg["status"]
+            # The verified 1M runs lend the background builder the check's wall time (see
+            # "One million particles"): a verdict there holds only for the verified run.
+            if s == "time-aware" and tg["name"].startswith("1,000,000") and status == "met":
+                status = "met only with --verify's pauses (see One million particles)"
+            t.append([f"{tg['name']} (`{s}`)", tg["measured"], status])
     v["targets"] = table(["target (suite)", "measured", "verdict"], t) if t else "(no suite ran)"
 
     # The build.
@@ -175,8 +180,9 @@ def main():
     mres = sel(res["time-aware"], layers=1000000)
     mb = best(mres)
     if mb:
-        v["m_verdict"] = (f"The fastest median frame is `{mb['strategy']}`'s, {fmt(us(mb) / 1000, 1)} ms, with a mean of "
-                          f"{fmt(mb['frameNs']['mean'] / 1e6, 1)} ms and a p90 of {fmt(mb['frameNs']['p90'] / 1e6, 1)} ms.")
+        mb = min(mres, key=lambda r: r["frameNs"]["mean"])
+        v["m_verdict"] = (f"The lowest mean frame in this run is `{mb['strategy']}`'s, {fmt(mb['frameNs']['mean'] / 1e6, 1)} ms, "
+                          f"with a p99 of {fmt(mb['frameNs']['p99'] / 1e6, 1)} ms (median {fmt(us(mb) / 1000, 1)} ms).")
     else:
         v["m_verdict"] = "(not measured)"
     gm = find(res["time-aware"], layers=1000000, strategy="grid")
