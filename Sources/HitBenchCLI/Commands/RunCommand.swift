@@ -200,7 +200,7 @@ enum RunCommand {
         if explicit.contains("--pacing") { c.pacing = o.config.pacing }
         c.seed = o.config.seed
         c.verify = o.config.verify
-        if o.verifyAll { c.verifyVisitsPerFrame = .max }
+        c.verifyVisitsPerFrame = o.config.verifyVisitsPerFrame
         c.faults = o.config.faults
         c.modelTree = o.config.modelTree
         return c

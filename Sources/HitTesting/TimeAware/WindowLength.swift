@@ -15,8 +15,9 @@ import Glibc
 /// cost grows as a power of the length, measured between windows of different lengths) would
 /// cost less than the wait it saves: at 1,000,000 particles such a floor held windows of
 /// seconds whose queries cost far more than the waits they saved (docs/optimisation-log.md,
-/// entry 32); there the wait is counted in the balance instead. Never shorter than 1/60 s nor longer than 4 s. A pinned length
-/// (`StrategyOptions.windowSeconds`) is kept whatever it costs.
+/// entry 32); there the wait is counted in the balance instead. Never shorter than 1/60 s nor
+/// longer than 4 s. A pinned length (`StrategyOptions.windowSeconds`) is kept whatever it
+/// costs.
 struct WindowLength {
   var seconds: Double
   let pinned: Double?
