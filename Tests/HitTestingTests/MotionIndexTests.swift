@@ -106,4 +106,45 @@ import Testing
     #expect(storage.entries.count <= window.count * _GridStorage.entriesPerBox)
     #expect(storage.overflow.count > 0 && storage.overflow.count < window.count / 5)
   }
+
+  /// The grid's streamed visit (what a query reads) offers exactly its candidate list, in the
+  /// same order, over every shape (the heavy-tailed one merges the overflow list in), and a
+  /// visit stopped after k offers looks at no entry beyond the k-th.
+  @Test(arguments: shapes) func windowGridVisitOffersItsCandidatesAndStops(_ shape: String) {
+    let (start, end) = Self.boxes(shape, seed: 7)
+    let window = zip(start, end).map { $0.union($1) }
+    var index = WindowGridIndex()
+    index.reserve(window.count)
+    window.withUnsafeBufferPointer { w in index.rebuild(start: w, end: w) }
+    let storage = index.storage
+    var rng = SplitMix64(seed: 5)
+    var out = [Int32](repeating: -1, count: window.count)
+    var differing = 0
+    var overrun = 0
+    var offeredInAll = 0
+    for _ in 0..<2000 {
+      let p = Point(rng.uniform(-50, 1100), rng.uniform(-50, 900))
+      let n = out.withUnsafeMutableBufferPointer { index.candidates(p, at: 0, into: $0.baseAddress!) }
+      var visited: [Int32] = []
+      let whole = storage._visit(p) { e in
+        visited.append(e)
+        return true
+      }
+      if visited != Array(out[0..<n]) || whole.offered != n { differing += 1 }
+      offeredInAll += n
+      guard n > 1 else { continue }
+      let k = 1 + Int(rng.next() % UInt64(n - 1))
+      var left = k
+      let stopped = storage._visit(p) { _ in
+        left -= 1
+        return left > 0
+      }
+      if stopped.offered != k || stopped.looked > whole.looked || (k < n && stopped.looked == whole.looked) {
+        overrun += 1
+      }
+    }
+    #expect(offeredInAll > 0)
+    #expect(differing == 0, "\(shape): \(differing) visits differ from the candidate list")
+    #expect(overrun == 0, "\(shape): \(overrun) stopped visits offered or looked at too much")
+  }
 }

@@ -29,6 +29,14 @@ public protocol MotionIndex {
   /// Writes the entries whose box at fraction `s` of the window may hold `p` (a superset) to
   /// `out`, which has room for every entry; answers how many.
   func candidates(_ p: Point, at s: Double, into out: UnsafeMutablePointer<Int32>) -> Int
+  /// The answer for p through the batch's search. By default the search over `candidates`;
+  /// an ordered index may visit its entries itself and stop where the search can (the grid).
+  func answer(_ p: Point, _ search: inout WindowSearch) -> LayerID?
+  /// The same, adding the groups and members tested to `tested`.
+  func answer(_ p: Point, _ search: inout WindowSearch, counting tested: inout Int) -> LayerID?
+  /// The index's share of a query that was offered `offered` entries: the same visit, with
+  /// only the bounds' test for each entry (`costOfCandidates` subtracts its time).
+  func _proposalsHeld(_ p: Point, _ search: WindowSearch, offered: Int) -> Int
   var memoryFootprint: Int { get }
 }
 
@@ -37,6 +45,24 @@ extension MotionIndex {
   public static var magnitudeLimit: Double { 1e30 }
   public static var isOrdered: Bool { false }
   public static var family: StrategyFamily { .timeAware }
+
+  @inlinable @inline(__always)
+  public func answer(_ p: Point, _ search: inout WindowSearch) -> LayerID? {
+    let k = candidates(p, at: search.fraction, into: search.proposals)
+    return search.query(p, proposed: k, ordered: Self.isOrdered)
+  }
+
+  @inlinable @inline(__always)
+  public func answer(_ p: Point, _ search: inout WindowSearch, counting tested: inout Int) -> LayerID? {
+    let k = candidates(p, at: search.fraction, into: search.proposals)
+    return search.query(p, proposed: k, ordered: Self.isOrdered, counting: &tested)
+  }
+
+  @inlinable
+  public func _proposalsHeld(_ p: Point, _ search: WindowSearch, offered: Int) -> Int {
+    let k = candidates(p, at: search.fraction, into: search.proposals)
+    return search.proposalsHeld(p, proposed: Swift.min(k, offered))
+  }
 }
 
 /// What a motion index's boxes bound.

@@ -20,6 +20,9 @@ public struct WindowSearch {
   /// (for the window length's cost model).
   var scanned = 0
   var queries = 0
+  /// How many entries the last query's search was offered (for `costOfCandidates`, which
+  /// times the index's share of that query alone).
+  var lastOffered = 0
   let started: UInt64
 
   @inline(__always)
@@ -70,6 +73,7 @@ public struct WindowSearch {
       counter.tested(1)
       if bound[g].holds(p, at: s) { search.group(g, p, &counter) }
     }
+    lastOffered = k
     var j = 0
     while j < outsideCount {
       let g = Int(outside[j])
@@ -80,9 +84,64 @@ public struct WindowSearch {
     return search.answer
   }
 
+  /// A streamed query, for an index that visits the entries that may hold p itself, in
+  /// descending entry order: `_begin`, then `_offer` for each entry until it answers false,
+  /// then `_finish`. The search stops at the first entry nothing after can beat, so a dense
+  /// cell costs the entries above the answer, not every entry listed.
+  @inline(__always)
+  mutating func _begin<Counter: WorkCounter>(_ p: Point, _ counter: inout Counter) {
+    search.reset()
+    search.group(0, p, &counter)
+    queries &+= 1
+  }
+
+  /// Offers entry e (entries offered in descending order): whether the visit goes on.
+  @inline(__always)
+  mutating func _offer<Counter: WorkCounter>(_ e: Int32, _ p: Point, _ counter: inout Counter) -> Bool {
+    let g = Int(entryGroup[Int(e)])
+    if search.nothingUpTo(g) { return false }
+    counter.tested(1)
+    if bound[g].holds(p, at: fraction) { search.group(g, p, &counter) }
+    return true
+  }
+
+  /// The outside groups, and the answer; `entries` is how many index entries the visit looked at.
+  @inline(__always)
+  mutating func _finish<Counter: WorkCounter>(
+    _ p: Point, looked entries: Int, offered: Int, _ counter: inout Counter
+  ) -> LayerID? {
+    scanned &+= entries &+ outsideCount
+    lastOffered = offered
+    let s = fraction
+    var j = 0
+    while j < outsideCount {
+      let g = Int(outside[j])
+      j &+= 1
+      counter.tested(1)
+      if search.canBeat(g) && bound[g].holds(p, at: s) { search.group(g, p, &counter) }
+    }
+    return search.answer
+  }
+
+  /// Whether entry e's group bounds hold p (the index's share of an offer).
+  @inline(__always) func _holds(_ e: Int32, _ p: Point) -> Bool {
+    bound[Int(entryGroup[Int(e)])].holds(p, at: fraction)
+  }
+
+  /// How many outside groups hold p.
+  @inline(__always) func _outsideHeld(_ p: Point) -> Int {
+    var held = 0
+    var j = 0
+    while j < outsideCount {
+      if bound[Int(outside[j])].holds(p, at: fraction) { held &+= 1 }
+      j &+= 1
+    }
+    return held
+  }
+
   /// How many of the `n` proposals (and outside groups) hold p: the index's share of a query,
   /// which `costOfCandidates` subtracts.
-  mutating func proposalsHeld(_ p: Point, proposed n: Int) -> Int {
+  public func proposalsHeld(_ p: Point, proposed n: Int) -> Int {
     let s = fraction
     var held = 0
     var k = 0

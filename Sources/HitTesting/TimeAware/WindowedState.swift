@@ -133,19 +133,20 @@ public final class _WindowedState<Index: MotionIndex>: _TimeAwareState {
     let time = lazy.frame.time
     let results = UnsafeMutableBufferPointer<LayerID?>.allocate(capacity: Swift.max(points.count, 1))
     defer { results.deallocate() }
+    let offered = UnsafeMutableBufferPointer<Int>.allocate(capacity: Swift.max(points.count, 1))
+    defer { offered.deallocate() }
     lazy.prepare(at: time, animated: animated)
     let index = front.index
     var search = _beginBatch()
     let t0 = Clocks.monotonicNanoseconds()
     for (i, p) in points.enumerated() {
-      let k = index.candidates(p, at: search.fraction, into: search.proposals)
-      results[i] = search.query(p, proposed: k, ordered: Index.isOrdered)
+      results[i] = index.answer(p, &search)
+      offered[i] = search.lastOffered
     }
     let t1 = Clocks.monotonicNanoseconds()
     var sink = 0
-    for p in points {
-      let k = index.candidates(p, at: search.fraction, into: search.proposals)
-      sink &+= search.proposalsHeld(p, proposed: k)
+    for (i, p) in points.enumerated() {
+      sink &+= index._proposalsHeld(p, search, offered: offered[i])
     }
     let t2 = Clocks.monotonicNanoseconds()
     if sink < 0 { print(sink) }

@@ -44,8 +44,7 @@ public struct WindowedStrategy<Index: MotionIndex>: _TimeAwareShell {
     var i = 0
     while i < n {
       let p = points[i]
-      let k = index.candidates(p, at: search.fraction, into: search.proposals)
-      results[i] = search.query(p, proposed: k, ordered: Index.isOrdered)
+      results[i] = index.answer(p, &search)
       i &+= 1
     }
     s._endBatch(search)
@@ -63,8 +62,7 @@ public struct WindowedStrategy<Index: MotionIndex>: _TimeAwareShell {
     var i = 0
     while i < n {
       let p = points[i]
-      let k = index.candidates(p, at: search.fraction, into: search.proposals)
-      results[i] = search.query(p, proposed: k, ordered: Index.isOrdered, counting: &tested)
+      results[i] = index.answer(p, &search, counting: &tested)
       i &+= 1
     }
     s._endBatch(search)

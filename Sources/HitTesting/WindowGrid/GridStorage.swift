@@ -175,4 +175,72 @@ final class _GridStorage {
     }
     return n
   }
+
+  /// Visits the entries of the point's cell list and of the overflow list whose boxes may hold
+  /// it, merged in descending entry order, until `offer` answers false; answers how many list
+  /// entries were looked at and how many offered. The lists are read in place: nothing is
+  /// written per entry, so a dense cell costs only the entries before the search stops.
+  @inline(__always)
+  func _visit(_ p: Point, _ offer: (Int32) -> Bool) -> (looked: Int, offered: Int) {
+    guard !p.x.isNaN, !p.y.isNaN else { return (0, 0) }
+    let c = geometry.cell(of: p)
+    let e = entries._unsafeStorage
+    let eb = entryBox._unsafeStorage
+    var offered = 0
+    let iStart = Int(cellStart[c])
+    var i = iStart
+    let iEnd = Int(cellStart[c + 1])
+    let jEnd = overflow.count
+    if jEnd == 0 {
+      while i < iEnd {
+        if eb[i].holds(p) {
+          offered &+= 1
+          if !offer(e[i]) { return (i &- iStart &+ 1, offered) }
+        }
+        i &+= 1
+      }
+      return (i &- iStart, offered)
+    }
+    let o = overflow._unsafeStorage
+    let ob = overflowBox._unsafeStorage
+    var j = 0
+    while i < iEnd && !eb[i].holds(p) { i &+= 1 }
+    while j < jEnd && !ob[j].holds(p) { j &+= 1 }
+    while i < iEnd || j < jEnd {
+      offered &+= 1
+      if j >= jEnd || (i < iEnd && e[i] > o[j]) {
+        if !offer(e[i]) { return (i &- iStart &+ 1 &+ j, offered) }
+        i &+= 1
+        while i < iEnd && !eb[i].holds(p) { i &+= 1 }
+      } else {
+        if !offer(o[j]) { return (i &- iStart &+ j &+ 1, offered) }
+        j &+= 1
+        while j < jEnd && !ob[j].holds(p) { j &+= 1 }
+      }
+    }
+    return (i &- iStart &+ j, offered)
+  }
+
+  /// The query for p, streamed through `search` (see `WindowSearch._begin`).
+  @inline(__always)
+  func answer<Counter: WorkCounter>(_ p: Point, _ search: inout WindowSearch, _ counter: inout Counter) -> LayerID? {
+    search._begin(p, &counter)
+    let (looked, offered) = _visit(p) { search._offer($0, p, &counter) }
+    return search._finish(p, looked: looked, offered: offered, &counter)
+  }
+
+  /// The visit's share of a query that was offered `offered` entries: the same lists, each
+  /// entry's group bounds tested.
+  @inline(__always)
+  func proposalsHeld(_ p: Point, _ search: WindowSearch, offered: Int) -> Int {
+    guard offered > 0 else { return search._outsideHeld(p) }
+    var held = 0
+    var left = offered
+    _ = _visit(p) { e in
+      if search._holds(e, p) { held &+= 1 }
+      left &-= 1
+      return left > 0
+    }
+    return held &+ search._outsideHeld(p)
+  }
 }

@@ -42,4 +42,20 @@ public struct WindowGridIndex: MotionIndex {
   public func candidates(_ p: Point, at s: Double, into out: UnsafeMutablePointer<Int32>) -> Int {
     storage.candidates(p, into: out)
   }
+
+  public func answer(_ p: Point, _ search: inout WindowSearch) -> LayerID? {
+    var counter = NoCounter()
+    return storage.answer(p, &search, &counter)
+  }
+
+  public func answer(_ p: Point, _ search: inout WindowSearch, counting tested: inout Int) -> LayerID? {
+    var counter = TallyCounter()
+    let answer = storage.answer(p, &search, &counter)
+    tested &+= counter.count
+    return answer
+  }
+
+  public func _proposalsHeld(_ p: Point, _ search: WindowSearch, offered: Int) -> Int {
+    storage.proposalsHeld(p, search, offered: offered)
+  }
 }
