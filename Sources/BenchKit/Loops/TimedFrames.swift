@@ -67,7 +67,9 @@ public enum TimedFrames {
     defer { answers.deallocate() }
     var tested = 0.0
     var perCandidate = 0.0
-    let origin = Clocks.monotonicNanoseconds()
+    // Moved on by the time the hooks take (untimed work such as `--verify`'s check, which
+    // also holds the background builders, `BuildPause`), so frames keep their schedule.
+    var origin = Clocks.monotonicNanoseconds()
     // Other threads' CPU since the last frame started, charged to that frame once the next
     // one starts (the last frame's at the end).
     var pending: (timing: FrameTiming, index: Int, points: UnsafeBufferPointer<Point>)?
@@ -89,8 +91,10 @@ public enum TimedFrames {
           // The previous frame ends here: its allocations and other threads' work run to now.
           var t = p.timing
           t.cpuNs &+= _growth(othersAtStart, otherThreadsCPU())
+          let h0 = Clocks.monotonicNanoseconds()
           hooks.frameDidEnd(
             p.index, time: loop.times[p.index], timing: t, points: p.points, answers: UnsafeBufferPointer(answers))
+          origin &+= Clocks.monotonicNanoseconds() &- h0
           pending = nil
         }
         hooks.frameWillStart(f)

@@ -244,6 +244,9 @@ final class _Recorder: FrameLoopHooks {
     allocations.append(used.allocations)
     bytes.append(used.bytes)
     guard let reference else { return }
+    // A check the frames would not have: the background builders wait it out.
+    BuildPause.hold()
+    defer { BuildPause.resume() }
     walk.update(with: reference.build(at: time, animated: animated))
     let oracle = ReferenceOracle(builder: reference, tree: HitTestTree(animated: animated))
     // Every answer, or every stride-th from an offset that moves by one each frame.

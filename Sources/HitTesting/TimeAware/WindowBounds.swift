@@ -54,6 +54,7 @@ final class WindowBounds {
   ) -> Int {
     var unbounded = 0
     for g in 1..<Swift.max(groups.count, 1) where !(skippingExact && exact[g]) {
+      BuildPause.checkpoint(every: g)
       let r = Int(groups.root[g])
       _ = motion.box(of: r, from: t, to: end)
       if motion.isUnbounded(r) { unbounded += 1 }
@@ -70,6 +71,7 @@ final class WindowBounds {
   ) {
     exact.reserve(groups.count)
     for g in 1..<Swift.max(groups.count, 1) {
+      BuildPause.checkpoint(every: g)
       exact[g] = false
       guard let b = motion._exactLines(groups, g, from: t, to: end, unclippedOnly: unclippedOnly) else { continue }
       slot.bound[g] = b
@@ -93,6 +95,7 @@ final class WindowBounds {
       let a = t + step * Double(j)
       let b = j == n - 1 ? end : t + step * Double(j + 1)
       for g in 1..<Swift.max(count, 1) where !exact[g] {
+        BuildPause.checkpoint(every: g)
         let r = Int(groups.root[g])
         _ = motion.box(of: r, from: a, to: b)
         if j == 0 && motion.isUnbounded(r) { unbounded += 1 }

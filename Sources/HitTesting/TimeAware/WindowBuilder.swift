@@ -75,6 +75,7 @@ final class WindowBuilder<Index: MotionIndex>: @unchecked Sendable, SceneBackgro
 
   private func _build(_ slot: WindowSlot<Index>, _ start: Double, _ end: Double, _ animated: Bool) {
     let t0 = Clocks.monotonicNanoseconds()
+    let held = BuildPause.heldNanoseconds
     slot.reserve(groups.count)
     slot.unbounded = bounds.compute(into: slot, groups, from: start, to: end, animated: animated)
     slot.index(groups: groups.count, gathering: &entryStart, &entryEnd)
@@ -82,6 +83,9 @@ final class WindowBuilder<Index: MotionIndex>: @unchecked Sendable, SceneBackgro
     slot.end = animated ? end : .infinity
     slot.animated = animated
     slot.version = groups.version
-    slot.buildNanoseconds = Clocks.monotonicNanoseconds() &- t0
+    // Holds that ended while it ran (`BuildPause`): time the build did not take.
+    let wall = Clocks.monotonicNanoseconds() &- t0
+    let heldWhile = BuildPause.heldNanoseconds &- held
+    slot.buildNanoseconds = wall > heldWhile ? wall &- heldWhile : 0
   }
 }

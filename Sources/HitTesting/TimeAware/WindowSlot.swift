@@ -46,6 +46,7 @@ final class WindowSlot<Index: MotionIndex> {
     var n = 0
     var out = 0
     for g in 1..<Swift.max(groups, 1) {
+      BuildPause.checkpoint(every: g)
       let l = bound[g]
       if l.start.isEmpty && l.end.isEmpty { continue }
       if Self._inRange(l.start) && Self._inRange(l.end) {
@@ -62,6 +63,7 @@ final class WindowSlot<Index: MotionIndex> {
     entryStart.reserve(n)
     entryEnd.reserve(n)
     outside.reserve(out)
+    BuildPause.checkpoint()
     entryStart.withUnsafeBufferPointer { s in
       entryEnd.withUnsafeBufferPointer { e in index.rebuild(start: s, end: e) }
     }

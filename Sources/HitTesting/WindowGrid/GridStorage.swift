@@ -68,6 +68,7 @@ final class _GridStorage {
     }
     let cells = geometry.cellCount
     reserve(count)
+    BuildPause.checkpoint()
     for i in 0..<count { outward[i] = OutwardBox(box(i)) }
     let geometry = self.geometry
     @inline(__always) func cellsCovered(_ b: Box) -> Int {
@@ -80,6 +81,7 @@ final class _GridStorage {
       let c = cellsCovered(box(i))
       if c <= WindowGridIndex.maxCellsPerBox { bySize[Self.sizeClass(c)] &+= c }
     }
+    BuildPause.checkpoint()
     var maxCells = WindowGridIndex.maxCellsPerBox
     var listed = bySize.wrappedSum()
     var largest = Self.sizeClass(maxCells)
@@ -96,6 +98,7 @@ final class _GridStorage {
       var i = count - 1
       while i >= 0 {
         defer { i -= 1 }
+        BuildPause.checkpoint(every: i)
         let s = geometry.span(of: box(i))
         if (s.x1 - s.x0 + 1) * (s.y1 - s.y0 + 1) > maxCells {
           overflow[overflowCount] = Int32(i)
@@ -119,6 +122,7 @@ final class _GridStorage {
           var i = count - 1
           while i >= 0 {
             defer { i -= 1 }
+            BuildPause.checkpoint(every: i)
             let s = geometry.span(of: box(i))
             if (s.x1 - s.x0 + 1) * (s.y1 - s.y0 + 1) > maxCells { continue }
             for y in s.y0...s.y1 {
