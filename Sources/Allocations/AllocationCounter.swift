@@ -47,8 +47,9 @@ public enum AllocationCounter {
     // The registered threads first: the registry's first use initialises it (and allocates),
     // which must happen before this reading's counters, not between two readings.
     var bytes: UInt64 = 0
-    _registered.withLock { threads in
-      for c in threads where c.thread != pthread_self() { bytes &+= c.allocated.pointee }
+    _registered.withLock { r in
+      bytes = r.endedBytes
+      for c in r.threads where c.thread != pthread_self() { bytes &+= c.allocated.pointee }
     }
     _ = _call("thread.tcache.flush", nil, nil, nil, 0)
     var newEpoch: UInt64 = 1
@@ -141,15 +142,22 @@ public enum AllocationCounter {
     var len = MemoryLayout<UnsafeMutablePointer<UInt64>?>.size
     guard _call("thread.allocatedp", &pointer, &len, nil, 0) == 0, let allocated = pointer else { return }
     let me = pthread_self()
-    _registered.withLock { threads in
-      if !threads.contains(where: { $0.thread == me }) { threads.append(_Counted(thread: me, allocated: allocated)) }
+    _registered.withLock { r in
+      guard !r.threads.contains(where: { $0.thread == me }) else { return }
+      r.threads.append(_Counted(thread: me, allocated: allocated))
     }
   }
 
-  /// Stops counting the calling thread (before it exits: its counter goes with it).
+  /// Stops reading the calling thread's counter, just before it exits (its counter goes with
+  /// it). What it allocated stays in the readings: were it dropped, a reading taken after a
+  /// worker ended would be smaller than one taken before, and the difference would wrap.
   public static func unregisterCurrentThread() {
     let me = pthread_self()
-    _registered.withLock { threads in threads.removeAll { $0.thread == me } }
+    _registered.withLock { r in
+      guard let i = r.threads.firstIndex(where: { $0.thread == me }) else { return }
+      r.endedBytes &+= r.threads[i].allocated.pointee
+      r.threads.remove(at: i)
+    }
   }
 
   struct _Counted: @unchecked Sendable {
@@ -157,7 +165,13 @@ public enum AllocationCounter {
     var allocated: UnsafeMutablePointer<UInt64>
   }
 
-  static let _registered = Mutex<[_Counted]>([])
+  /// The registered threads, and what the ones that have ended allocated.
+  struct _Registry: @unchecked Sendable {
+    var threads: [_Counted] = []
+    var endedBytes: UInt64 = 0
+  }
+
+  static let _registered = Mutex<_Registry>(_Registry())
 
   typealias _MallctlFunction =
     @convention(c) (

@@ -28,9 +28,11 @@ final class BackgroundWorker: @unchecked Sendable {
     pthread_create(
       &thread, nil,
       { raw in
-        let w = Unmanaged<BackgroundWorker>.fromOpaque(raw!).takeUnretainedValue()
         AllocationCounter.registerCurrentThread()
-        w._run()
+        // Borrowed, not retained: a strong reference held by the thread would keep the worker
+        // alive for ever, and its deinit (which stops and joins the thread) would never run.
+        // The borrow is sound because deinit joins the thread before the object is freed.
+        Unmanaged<BackgroundWorker>.fromOpaque(raw!)._withUnsafeGuaranteedRef { $0._run() }
         AllocationCounter.unregisterCurrentThread()
         return nil
       }, context)

@@ -21,7 +21,7 @@ final class WindowBuilder<Index: MotionIndex>: @unchecked Sendable, SceneBackgro
   private var start = 0.0
   private var end = 0.0
   private var animated = true
-  private var worker: BackgroundWorker?
+  private(set) var worker: BackgroundWorker?
   /// The entries' start and end boxes gathered for the index's rebuild, one pair for both
   /// slots (one build runs at a time; the index keeps what it needs of them).
   private var entryStart = ColumnBuffer<Box>()

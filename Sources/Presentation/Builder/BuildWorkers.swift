@@ -75,7 +75,9 @@ final class BuildWorkers: @unchecked Sendable {
           let c = Unmanaged<WorkerContext>.fromOpaque(raw!).takeRetainedValue()
           // A build's allocations on this thread are the frame's too.
           AllocationCounter.registerCurrentThread()
-          c.pool._work(c.index)
+          // Borrowed, not retained (as in BackgroundWorker): a thread that held the pool would
+          // keep it alive for ever, and deinit, which stops and joins the threads, never ran.
+          c.pool._withUnsafeGuaranteedRef { $0._work(c.index) }
           AllocationCounter.unregisterCurrentThread()
           return nil
         }, context)
@@ -166,11 +168,11 @@ final class BuildWorkers: @unchecked Sendable {
 }
 
 private final class WorkerContext {
-  /// Unowned: the pool joins its threads in deinit, so it outlives them.
-  unowned(unsafe) let pool: BuildWorkers
+  /// Not owned: the pool joins its threads in deinit, so it outlives them.
+  let pool: Unmanaged<BuildWorkers>
   let index: Int
   init(pool: BuildWorkers, index: Int) {
-    self.pool = pool
+    self.pool = .passUnretained(pool)
     self.index = index
   }
 }
