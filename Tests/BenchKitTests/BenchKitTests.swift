@@ -90,6 +90,27 @@ import Testing
 }
 
 @Suite struct RunnerTests {
+  /// A time-aware run goes on past its frames until it holds the windows asked for; a rebuild
+  /// strategy beside it runs exactly its frames.
+  @Test func aTimeAwareRunGoesOnUntilItHoldsTheWindows() {
+    var c = RunConfiguration()
+    c.scene = .generated(.particles)
+    c.layers = 300
+    c.queries = [10]
+    c.frames = 12
+    c.warmup = 2
+    c.pacing = .backToBack
+    c.strategies = [.grid, .windowGrid]
+    c.windowSeconds = 0.25  // 30 frames at 120 Hz: 3 windows need 90 measured frames
+    c.windowsAtLeast = 3
+    let results = Runner.run(c, model: try! Runner.scene(c))
+    let grid = results.first { $0.strategy == "grid" }
+    let timed = results.first { $0.strategy == "window-grid" }
+    #expect(grid?.frames == 12)
+    #expect((timed?.frames ?? 0) >= 90 && (timed?.frames ?? .max) <= 12 * RunConfiguration.longestRunFactor)
+    #expect((timed?.windowsHeld ?? 0) >= 3)
+  }
+
   /// (Allocations are checked in a process of their own: `SteadyStateTests`.)
   @Test func aRunMeasuresEveryStrategyWithoutDisagreeing() {
     var c = RunConfiguration()

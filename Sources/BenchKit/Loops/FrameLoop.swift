@@ -21,6 +21,15 @@ public struct FrameLoop {
   public var builder: PresentationFrameBuilder
   /// Clock time of each frame (warm-up frames included).
   public var times: [Double]
+  /// Frames every run has (warm-up included; `times.count` unless set). A time-aware
+  /// strategy's run goes on after them, up to `times.count`, until its measured frames hold
+  /// `windowsAtLeast` whole windows (`RunConfiguration.windowsAtLeast`).
+  public var requiredFrames: Int
+  /// Whole windows a time-aware run's measured frames hold at least (0: `requiredFrames`
+  /// frames, whatever the strategy).
+  public var windowsAtLeast = 0.0
+  /// Leading frames not measured: the windows are counted after them.
+  public var warmup = 0
   /// `queries` points per frame, frame after frame.
   public var points: [Point]
   public var queries: Int
@@ -38,6 +47,7 @@ public struct FrameLoop {
     precondition(points.count == times.count * queries, "points must hold queries x frames")
     self.builder = builder
     self.times = times
+    self.requiredFrames = times.count
     self.points = points
     self.queries = queries
   }

@@ -79,9 +79,12 @@ public enum TimedFrames {
       let mine = Clocks.threadCPUNanoseconds()
       return all > mine ? all &- mine : 0
     }
+    // The measured frames' windows, and one frame's clock step, for `windowsAtLeast`.
+    var windowSeconds = 0.0
+    let step = loop.times.count > 1 ? loop.times[1] - loop.times[0] : 0
     loop.points.withUnsafeBufferPointer { all in
-      let frames = loop.times.count
-      for f in 0..<frames {
+      let frames = Swift.min(loop.requiredFrames, loop.times.count)
+      for f in 0..<loop.times.count {
         let pts = UnsafeBufferPointer(rebasing: all[(f * q)..<(f * q + q)])
         if loop.realTime {
           let due = (loop.times[f] - loop.times[0]) * 1e9
@@ -107,19 +110,29 @@ public enum TimedFrames {
         timing.queriesNs = Clocks.monotonicNanoseconds() &- t0
         timing.cpuNs = Clocks.threadCPUNanoseconds() &- cpu0
         timing.counters = strategy.counters
-        if f == frames - 1 {
+        if f >= loop.warmup { windowSeconds += timing.counters.windowSeconds }
+        var last = f == loop.times.count - 1
+        if !last && f >= frames - 1 {
+          // Past the frames every run has: a time-aware run goes on until it holds the windows
+          // asked for (measured frames over the mean window), any other stops.
+          let measured = Double(f + 1 - loop.warmup)
+          let held = windowSeconds > 0 && measured > 0 ? measured * step * measured / windowSeconds : .infinity
+          last = loop.windowsAtLeast <= 0 || step <= 0 || held >= loop.windowsAtLeast
+        }
+        if last {
           timing.cpuNs &+= _growth(othersAtStart, otherThreadsCPU())
           hooks.frameDidEnd(f, time: loop.times[f], timing: timing, points: pts, answers: UnsafeBufferPointer(answers))
         } else {
           pending = (timing, f, pts)
         }
-        if f == frames - 1 && q > 0 {
+        if last && q > 0 {
           tested = Double(strategy.answerCounting(pts, into: answers)) / Double(q)
           if let costing = strategy as? CandidateCosting {
             let (n, ns) = costing.costOfCandidates(pts)
             perCandidate = n > 0 ? Double(ns) / Double(n) : 0
           }
         }
+        if last { break }
       }
     }
     var outcome = FrameLoop.Outcome(

@@ -63,7 +63,10 @@ extension RunReport {
       out += line(columns.map(\.header)) + "\n" + rule + "\n"
       for r in rows { out += line(r) + "\n" }
     }
-    let frames = results.first?.frames ?? 0
+    let fewest = results.map(\.frames).min() ?? 0
+    let most = results.map(\.frames).max() ?? 0
+    // Time-aware runs with --min-windows go on past the others' frames.
+    let frames = fewest == most ? "\(fewest)" : "\(fewest) to \(most)"
     let budget = results.first.map { _fixed($0.budgetNs / 1e6, 2) } ?? "-"
     out += "\ntimes in us per frame over \(frames) frames; frame = build + update + queries (end to end); "
     out += ">budget = frames over \(budget) ms\n"

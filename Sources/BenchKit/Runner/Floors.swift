@@ -25,7 +25,7 @@ public struct Floors: Sendable {
     var ids = [UInt32](repeating: 0, count: 0)
     var sink = 0
     loop.points.withUnsafeBufferPointer { all in
-      for f in 0..<loop.times.count {
+      for f in 0..<loop.requiredFrames {
         let frame = loop.builder.build(at: loop.times[f], animated: loop.animated)
         let pts = UnsafeBufferPointer(rebasing: all[(f * q)..<(f * q + q)])
         answers.update(with: frame)

@@ -47,6 +47,17 @@ public struct RunConfiguration: Sendable {
   public var threads = RunConfiguration.machineCores
   /// A fixed window length in seconds for the time-aware strategies (nil: chosen by cost).
   public var windowSeconds: Double?
+  /// A time-aware strategy's run goes on past `frames` until its measured frames hold this
+  /// many whole windows, up to `longestRunFactor` times `frames` (0: exactly `frames`). The
+  /// window length is chosen by cost as the run goes (long at small Q), so no frame count set
+  /// in advance holds a given number of windows, and a run shorter than a window or two never
+  /// shows its re-index in the mean or the p99.
+  public var windowsAtLeast = 0.0
+  /// How far `windowsAtLeast` may lengthen a run: this many times `frames`.
+  public static let longestRunFactor = 10
+  /// The most measured frames a strategy runs: `frames`, or `longestRunFactor` times it when
+  /// `windowsAtLeast` is set.
+  public var longestFrames: Int { windowsAtLeast > 0 ? frames * Self.longestRunFactor : frames }
   /// The frame budget: a frame longer than this is counted over budget (8.33 ms: 120 Hz).
   public var budgetNs = 1e9 / 120
   /// Frames start at their clock times in wall time (`FrameLoop.realTime`), or back to back.
@@ -76,9 +87,10 @@ public struct RunConfiguration: Sendable {
   /// What is wrong with the configuration's sizes, or nil when it can run.
   public var sizeProblem: String? {
     let perFrame = queries.max() ?? 0
-    let (total, overflow) = (warmup + frames).multipliedReportingOverflow(by: perFrame)
+    let (total, overflow) = (warmup + longestFrames).multipliedReportingOverflow(by: perFrame)
     guard overflow || total > Self.pointLimit else { return nil }
-    return "--frames (\(frames)) plus --warmup (\(warmup)) times --queries (\(perFrame)) asks for "
+    let lengthened = windowsAtLeast > 0 ? " (\(Self.longestRunFactor)x with --min-windows)" : ""
+    return "--frames (\(frames))\(lengthened) plus --warmup (\(warmup)) times --queries (\(perFrame)) asks for "
       + "\(overflow ? "more than 2^63" : String(total)) points; the limit is \(Self.pointLimit) (1 GiB of points)"
   }
 

@@ -43,9 +43,10 @@ public enum Runner {
   /// Where a scene's points fall: its root's frame, or its bounds when the frame is null.
   static func _pointArea(_ root: Layer) -> Rect { root.frame.isNull ? root.bounds : root.frame }
 
-  /// Every frame's clock time: warm-up frames first, 1/fps apart from t = 0.
-  public static func times(_ c: RunConfiguration) -> [Double] {
-    (0..<(c.warmup + c.frames)).map { Double($0) / c.fps }
+  /// Every frame's clock time: warm-up frames first, 1/fps apart from t = 0 (`measured`
+  /// frames after the warm-up: `c.frames` unless given).
+  public static func times(_ c: RunConfiguration, measured: Int? = nil) -> [Double] {
+    (0..<(c.warmup + (measured ?? c.frames))).map { Double($0) / c.fps }
   }
 
   /// Every frame's points for `queries` per frame, at the configuration's frame times or at
@@ -150,11 +151,16 @@ public enum Runner {
       _ = b.build(at: 0, animated: !c.modelTree)
       return b
     }
-    let ts = times(c)
+    // Room for the longest run (`windowsAtLeast`); every strategy runs the first
+    // `warmup + frames` of them, a time-aware one more until it holds the windows asked for.
+    let ts = times(c, measured: c.longestFrames)
     var out: [Measurement] = []
     for q in c.queries {
-      let pts = points(c, area: area, builder: builder, queries: q)
+      let pts = points(c, area: area, builder: builder, queries: q, times: ts)
       var loop = FrameLoop(builder: builder, times: ts, points: pts, queries: q)
+      loop.requiredFrames = c.warmup + c.frames
+      loop.warmup = c.warmup
+      loop.windowsAtLeast = c.windowsAtLeast
       loop.animated = !c.modelTree
       loop.options = StrategyOptions(windowSeconds: c.windowSeconds)
       loop.realTime = c.pacing == .realTime
@@ -170,7 +176,7 @@ public enum Runner {
           builder.releaseColumns()
           pages.end()
         } else if kind.consumesFrame && builder.frame.count == 0 {
-          _ = builder.build(at: ts.last ?? 0, animated: loop.animated)
+          _ = builder.build(at: loop.requiredFrames > 0 ? ts[loop.requiredFrames - 1] : 0, animated: loop.animated)
         }
         let recorder = _Recorder(
           frames: ts.count, warmup: c.warmup, reference: reference, animated: loop.animated,

@@ -63,13 +63,14 @@ public struct Run {
   public init(
     _ kind: SceneKind, layers: Int, animated: Double = 1, queries: [Int], workload: Workload = .uniform,
     strategies: [StrategyKind] = StrategyKind.allCases, frames: Int = 60, warmup: Int = 10, threads: Int? = nil,
-    window: Double? = nil
+    window: Double? = nil, windowsAtLeast: Double = 0
   ) {
     configuration = RunConfiguration(
       scene: .generated(kind), layers: layers, animatedFraction: animated, strategies: strategies, queries: queries,
       workload: workload, frames: frames, warmup: warmup)
     if let threads { configuration.threads = threads }
     configuration.windowSeconds = window
+    configuration.windowsAtLeast = windowsAtLeast
   }
 
   /// A scene file.

@@ -79,6 +79,11 @@ enum RunCommand {
       expected: "a number of milliseconds from 1 to 4000"
     ) { ArgumentValues.number(in: 1...4000)($0).map { $0 / 1000 } }
     p.option(
+      "--min-windows", \.config.windowsAtLeast, valueName: "N",
+      help: "time-aware strategies run past --frames (up to \(RunConfiguration.longestRunFactor)x) until their "
+        + "measured frames hold N whole windows (default 0: exactly --frames; the time-aware suite sets 3)",
+      expected: "a number from 0 to 100", parse: ArgumentValues.number(in: 0...100))
+    p.option(
       "--pacing", \.config.pacing, valueName: "P",
       help: "real-time (default: each frame starts at its clock time, as at each vsync) or back-to-back",
       expected: "real-time or back-to-back"
@@ -196,6 +201,7 @@ enum RunCommand {
         if explicit.contains("--semantics") { c.semantics = o.config.semantics }
         if explicit.contains("--threads") { c.threads = o.config.threads }
         if explicit.contains("--window") { c.windowSeconds = o.config.windowSeconds }
+        if explicit.contains("--min-windows") { c.windowsAtLeast = o.config.windowsAtLeast }
         if explicit.contains("--budget") { c.budgetNs = o.config.budgetNs }
         if explicit.contains("--pacing") { c.pacing = o.config.pacing }
         c.seed = o.config.seed
