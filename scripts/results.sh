@@ -83,7 +83,8 @@ if [ ! -x .venv/bin/python ]; then python3 -m venv .venv >&2; fi
 .venv/bin/pip install -q -r scripts/requirements.txt >&2
 .venv/bin/python scripts/plot.py "$out"
 if [ "$mode" = "--asan" ]; then
-  .venv/bin/python scripts/render_results.py "$out" scripts/RESULTS.template.md > "$out/RESULTS.md"
+  # No RESULTS.md: it needs every suite, and this run measures two (the render refuses a
+  # missing input). What the sanitizer checks is the binaries, which have all run by now.
   echo "results: the pipeline completed under AddressSanitizer without a report ($out)" >&2
   exit 0
 fi
