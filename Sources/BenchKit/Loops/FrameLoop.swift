@@ -70,6 +70,13 @@ public struct FrameLoop {
     }
   }
 
+  /// How many windows `frames` frames `frameSeconds` apart span, at a mean window of
+  /// `meanWindowSeconds` (0 without windows): what a result reports as `windowsHeld`, and what
+  /// `windowsAtLeast` asks of a run.
+  public static func windowsHeld(frames: Int, frameSeconds: Double, meanWindowSeconds: Double) -> Double {
+    meanWindowSeconds > 0 ? Double(frames) * frameSeconds / meanWindowSeconds : 0
+  }
+
   /// Runs every frame with a fresh strategy of kind `kind`, through its specialised loop.
   public func run(_ kind: StrategyKind, hooks: any FrameLoopHooks) -> Outcome {
     Strategies.loops(kind).frames(self, hooks)

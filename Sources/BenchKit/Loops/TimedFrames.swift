@@ -115,8 +115,12 @@ public enum TimedFrames {
         if !last && f >= frames - 1 {
           // Past the frames every run has: a time-aware run goes on until it holds the windows
           // asked for (measured frames over the mean window), any other stops.
-          let measured = Double(f + 1 - loop.warmup)
-          let held = windowSeconds > 0 && measured > 0 ? measured * step * measured / windowSeconds : .infinity
+          let measured = f + 1 - loop.warmup
+          let held =
+            windowSeconds > 0 && measured > 0
+            ? FrameLoop.windowsHeld(
+              frames: measured, frameSeconds: step, meanWindowSeconds: windowSeconds / Double(measured))
+            : .infinity
           last = loop.windowsAtLeast <= 0 || step <= 0 || held >= loop.windowsAtLeast
         }
         if last {

@@ -306,7 +306,8 @@ final class _Recorder: FrameLoopHooks {
       reindexedPerFrame: mean { Double($0.counters.reindexed) },
       unboundedLayers: mean { Double($0.counters.unbounded) },
       windowMs: windowMs,
-      windowsHeld: windowMs > 0 ? Double(measured.count) / c.fps / (windowMs / 1000) : 0,
+      windowsHeld: FrameLoop.windowsHeld(
+        frames: measured.count, frameSeconds: 1 / c.fps, meanWindowSeconds: windowMs / 1000),
       allocationsPerFrame: Double(allocs.reduce(0, +)) / n, bytesAllocatedPerFrame: Double(byts.reduce(0, +)) / n,
       peakResidentBytes: ResourceUsage.peakResidentBytes, indexBytes: outcome.indexBytes,
       testedPerQuery: outcome.testedPerQuery, verifiedAnswers: verified, toleratedAnswers: tolerated,
