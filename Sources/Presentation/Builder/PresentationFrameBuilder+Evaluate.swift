@@ -100,9 +100,13 @@ extension PresentationFrameBuilder {
       while lo < range.upperBound {
         let block = lo..<Swift.min(lo + 256, range.upperBound)
         // Tracks are scattered over the layers: their lines are asked for together first (see
-        // `_composeChangedRows`).
+        // `_composeChangedRows`), except where a track's layer follows the one before within
+        // two layers (every particle: read in order, the hardware prefetcher's case).
+        var previous = -3
         for i in block {
           let m = Int(tr[i].layer)
+          defer { previous = m }
+          guard m - previous > 2 || m < previous else { continue }
           hitbench_prefetch_read(timingNode + m)
           hitbench_prefetch_read(model + m)
           hitbench_prefetch_read(UnsafeRawPointer(model + m) + 64)
