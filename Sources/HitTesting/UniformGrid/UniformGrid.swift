@@ -57,16 +57,25 @@ public struct UniformGrid: FrameStrategy {
       span = [SIMD4<Int32>](repeating: .zero, count: n)
     }
     var extent = Box.nothing
-    var r = n - 1
-    while r >= 0 {
-      defer { r -= 1 }
-      guard let b = frame.candidateBox(r) else { continue }
-      guard b.isFiniteAndNonEmpty else {
-        overflow.append(Int32(r))
-        continue
+    // The columns read through buffers taken once: a column read through the frame inside the
+    // loop is reloaded after every store (the compiler cannot tell the frame's fields from
+    // what the loop writes).
+    frame.flags.withUnsafeBufferPointer { flags in
+      frame.worldBox.withUnsafeBufferPointer { boxes in
+        var r = n - 1
+        while r >= 0 {
+          defer { r -= 1 }
+          guard flags[r].contains(.hittable) else { continue }
+          let b = boxes[r]
+          guard !b.isEmpty else { continue }
+          guard b.isFiniteAndNonEmpty else {
+            overflow.append(Int32(r))
+            continue
+          }
+          candidates.append(Int32(r))
+          extent = extent.union(b)
+        }
       }
-      candidates.append(Int32(r))
-      extent = extent.union(b)
     }
     let count = candidates.count
     guard count > 0 else {
@@ -105,34 +114,36 @@ public struct UniformGrid: FrameStrategy {
     @inline(__always) func row(_ y: Double) -> Int { g.row(y) }
     let maxCells = Self.maxCellsPerRow
     var references = 0
-    cellStart.withUnsafeMutableBufferPointer { start in
-      span.withUnsafeMutableBufferPointer { spans in
-        candidates.withUnsafeBufferPointer { cand in
-          for c in 0..<(cells + 1) { start[c] = 0 }
-          for k in 0..<count {
-            let r = Int(cand[k])
-            let cx0 = col(frame.worldBox[r].minX)
-            let cx1 = col(frame.worldBox[r].maxX)
-            let cy0 = row(frame.worldBox[r].minY)
-            let cy1 = row(frame.worldBox[r].maxY)
-            if (cx1 &- cx0 &+ 1) &* (cy1 &- cy0 &+ 1) > maxCells {
-              spans[k] = SIMD4(-1, 0, 0, 0)
-              continue
-            }
-            spans[k] = SIMD4(Int32(cx0), Int32(cy0), Int32(cx1), Int32(cy1))
-            var cy = cy0
-            while cy <= cy1 {
-              var c = cy &* cols &+ cx0 &+ 1
-              let end = c &+ (cx1 &- cx0)
-              while c <= end {
-                start[c] &+= 1
-                c &+= 1
+    frame.worldBox.withUnsafeBufferPointer { boxes in
+      cellStart.withUnsafeMutableBufferPointer { start in
+        span.withUnsafeMutableBufferPointer { spans in
+          candidates.withUnsafeBufferPointer { cand in
+            for c in 0..<(cells + 1) { start[c] = 0 }
+            for k in 0..<count {
+              let b = boxes[Int(cand[k])]
+              let cx0 = col(b.minX)
+              let cx1 = col(b.maxX)
+              let cy0 = row(b.minY)
+              let cy1 = row(b.maxY)
+              if (cx1 &- cx0 &+ 1) &* (cy1 &- cy0 &+ 1) > maxCells {
+                spans[k] = SIMD4(-1, 0, 0, 0)
+                continue
               }
-              cy &+= 1
+              spans[k] = SIMD4(Int32(cx0), Int32(cy0), Int32(cx1), Int32(cy1))
+              var cy = cy0
+              while cy <= cy1 {
+                var c = cy &* cols &+ cx0 &+ 1
+                let end = c &+ (cx1 &- cx0)
+                while c <= end {
+                  start[c] &+= 1
+                  c &+= 1
+                }
+                cy &+= 1
+              }
             }
+            for c in 0..<cells { start[c &+ 1] &+= start[c] }
+            references = Int(start[cells])
           }
-          for c in 0..<cells { start[c &+ 1] &+= start[c] }
-          references = Int(start[cells])
         }
       }
     }
