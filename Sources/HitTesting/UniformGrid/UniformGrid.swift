@@ -57,25 +57,16 @@ public struct UniformGrid: FrameStrategy {
       span = [SIMD4<Int32>](repeating: .zero, count: n)
     }
     var extent = Box.nothing
-    // The columns read through buffers taken once: a column read through the frame inside the
-    // loop is reloaded after every store (the compiler cannot tell the frame's fields from
-    // what the loop writes).
-    frame.flags.withUnsafeBufferPointer { flags in
-      frame.worldBox.withUnsafeBufferPointer { boxes in
-        var r = n - 1
-        while r >= 0 {
-          defer { r -= 1 }
-          guard flags[r].contains(.hittable) else { continue }
-          let b = boxes[r]
-          guard !b.isEmpty else { continue }
-          guard b.isFiniteAndNonEmpty else {
-            overflow.append(Int32(r))
-            continue
-          }
-          candidates.append(Int32(r))
-          extent = extent.union(b)
-        }
+    var r = n - 1
+    while r >= 0 {
+      defer { r -= 1 }
+      guard let b = frame.candidateBox(r) else { continue }
+      guard b.isFiniteAndNonEmpty else {
+        overflow.append(Int32(r))
+        continue
       }
+      candidates.append(Int32(r))
+      extent = extent.union(b)
     }
     let count = candidates.count
     guard count > 0 else {
@@ -114,6 +105,7 @@ public struct UniformGrid: FrameStrategy {
     @inline(__always) func row(_ y: Double) -> Int { g.row(y) }
     let maxCells = Self.maxCellsPerRow
     var references = 0
+    // Each box read once, through a buffer taken once (not four reads through the frame).
     frame.worldBox.withUnsafeBufferPointer { boxes in
       cellStart.withUnsafeMutableBufferPointer { start in
         span.withUnsafeMutableBufferPointer { spans in

@@ -65,6 +65,15 @@ extension PresentationFrameBuilder {
     return false
   }
 
+  /// Whether row or layer `x`, read after `previous`, is away from it (more than two ahead, or
+  /// behind): only then is a prefetch hint worth its instructions. Rows read in order are what
+  /// the hardware prefetcher follows, and a dense build (every particle marked) paid about 200
+  /// instructions a row in hints.
+  @inline(__always)
+  static func _isScattered(_ x: Int, after previous: Int) -> Bool {
+    x &- previous > 2 || x < previous
+  }
+
   /// The first row in `r ..< end` whose mark (one byte a row in `marks`) is set, or `end`:
   /// eight marks at a time over unmarked stretches.
   @inline(__always)
@@ -230,21 +239,18 @@ extension PresentationFrameBuilder {
     // of a sparse build are scattered and, after a frame interval asleep, not in cache.
     // 1. the next `batchMarks` marks (a sequential scan), their subtree ends and layers
     //    prefetched; 2. their subtrees (a mark inside an earlier one's subtree is skipped),
-    //    each one's rows prefetched; 3. composed. A mark or run that follows the one before
-    //    within `near` rows is not prefetched: rows read in order are what the hardware
-    //    prefetcher follows, and a dense build (every particle marked) would otherwise pay
-    //    about 200 instructions a row in hints.
+    //    each one's rows prefetched; 3. composed. Only scattered marks and runs get hints
+    //    (`_isScattered`).
     let batchMarks = 32
-    let near = 2
     return withUnsafeTemporaryAllocation(of: RowRun.self, capacity: batchMarks) { batch in
       var stop = r
-      var lastMark = r - near - 1
+      var lastMark = r - 3  // the first mark gets its hints
       while r < end {
         var found = 0
         while found < batchMarks {
           r = Self._nextMarked(marks, from: r, before: end)
           guard r < end else { break }
-          if r - lastMark > near {
+          if Self._isScattered(r, after: lastMark) {
             hitbench_prefetch_read(subtreeEnd.baseAddress! + r)
             composer.prefetchHead(r)
           }
@@ -257,8 +263,9 @@ extension PresentationFrameBuilder {
         for k in 0..<found {
           let q = Int(batch[k].start)
           guard q >= stop else { continue }
-          if q - stop > near { composer.prefetch(q, Swift.min(Int(subtreeEnd[q]), end, q + 8)) }
-          stop = Swift.min(Int(subtreeEnd[q]), end)
+          let runEnd = Swift.min(Int(subtreeEnd[q]), end)
+          if Self._isScattered(q, after: stop) { composer.prefetch(q, Swift.min(runEnd, q + 8)) }
+          stop = runEnd
           batch[runsFound] = RowRun(start: Int32(q), end: Int32(stop))
           runsFound += 1
         }

@@ -99,14 +99,13 @@ extension PresentationFrameBuilder {
       var lo = range.lowerBound
       while lo < range.upperBound {
         let block = lo..<Swift.min(lo + 256, range.upperBound)
-        // Tracks are scattered over the layers: their lines are asked for together first (see
-        // `_composeChangedRows`), except where a track's layer follows the one before within
-        // two layers (every particle: read in order, the hardware prefetcher's case).
-        var previous = -3
+        // Tracks can be scattered over the layers: the lines of those that are (`_isScattered`)
+        // are asked for together first (see `_composeChangedRows`).
+        var previous = -3  // the first track gets its hints
         for i in block {
           let m = Int(tr[i].layer)
           defer { previous = m }
-          guard m - previous > 2 || m < previous else { continue }
+          guard Self._isScattered(m, after: previous) else { continue }
           hitbench_prefetch_read(timingNode + m)
           hitbench_prefetch_read(model + m)
           hitbench_prefetch_read(UnsafeRawPointer(model + m) + 64)
