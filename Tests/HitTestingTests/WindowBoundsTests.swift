@@ -19,7 +19,8 @@ import Testing
     s.attach(to: builder.scene, semantics: builder.semantics)
     s.update(at: t, animated: true)
     guard let state = s.state else { return [] }
-    return (1..<state.groups.count).map { state.front.bound[$0] }
+    let bounds = state.front.groupBounds(groups: state.groups.count)
+    return (1..<state.groups.count).map { bounds[$0] }
   }
 
   @Test func particlesAreBoundedByLines() {

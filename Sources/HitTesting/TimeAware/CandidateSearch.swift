@@ -41,9 +41,10 @@ struct CandidateSearch {
   /// Whether group g can still hold something above the best found (with a static order).
   @inline(__always) func canBeat(_ g: Int) -> Bool { !ordered || view.maxRank[g] > bestRank }
 
-  /// Whether no group up to and including g can beat the best found (a list of groups in
-  /// descending index can stop here).
-  @inline(__always) func nothingUpTo(_ g: Int) -> Bool { ordered && view.prefixMaxRank[g] <= bestRank }
+  /// Whether no group up to and including one whose `MotionGroups.prefixMaxRank` is this can
+  /// beat the best found (a list of groups in descending index can stop there; an index entry
+  /// carries its group's in its key).
+  @inline(__always) func nothingUpTo(prefixMaxRank: Int32) -> Bool { ordered && prefixMaxRank <= bestRank }
 
   /// Tests group g for world point p.
   @inline(__always)

@@ -11,7 +11,6 @@ extension MotionGroups {
     let members: UnsafePointer<Int32>
     let memberBox: UnsafePointer<Box>
     let maxRank: UnsafePointer<Int32>
-    let prefixMaxRank: UnsafePointer<Int32>
     let gridOf: UnsafePointer<Int32>
     let gridGeometry: UnsafePointer<GridGeometry>
     let gridCellBase: UnsafePointer<Int32>
@@ -27,8 +26,7 @@ extension MotionGroups {
   var view: View {
     View(
       root: root._unsafeStorage, memberStart: memberStart._unsafeStorage, members: members._unsafeStorage,
-      memberBox: memberBox._unsafeStorage, maxRank: maxRank._unsafeStorage,
-      prefixMaxRank: prefixMaxRank._unsafeStorage, gridOf: gridOf._unsafeStorage,
+      memberBox: memberBox._unsafeStorage, maxRank: maxRank._unsafeStorage, gridOf: gridOf._unsafeStorage,
       gridGeometry: gridGeometry._unsafeStorage, gridCellBase: gridCellBase._unsafeStorage,
       cellStart: cellStart._unsafeStorage, cellEntries: cellEntries._unsafeStorage,
       leanRoot: leanRoot._unsafeStorage, rank: rank._unsafeStorage, count: count)

@@ -78,7 +78,7 @@ final class WindowBuilder<Index: MotionIndex>: @unchecked Sendable, SceneBackgro
     let held = BuildPause.heldNanoseconds
     slot.reserve(groups.count)
     slot.unbounded = bounds.compute(into: slot, groups, from: start, to: end, animated: animated)
-    slot.index(groups: groups.count, gathering: &entryStart, &entryEnd)
+    slot.index(groups: groups.count, prefixMaxRank: groups.prefixMaxRank, gathering: &entryStart, &entryEnd)
     slot.start = start
     slot.end = animated ? end : .infinity
     slot.animated = animated

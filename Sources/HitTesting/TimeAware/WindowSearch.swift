@@ -12,9 +12,11 @@ public struct WindowSearch {
   /// Where the index writes a query's proposals (room for every group).
   @usableFromInline let proposals: UnsafeMutablePointer<Int32>
   var search: CandidateSearch
+  /// By entry: its key and bounds (`WindowSlot`); the outside groups and their bounds.
+  let entries: UnsafePointer<WindowEntry>
   let bound: UnsafePointer<LinearBox>
-  let entryGroup: UnsafePointer<Int32>
   let outside: UnsafePointer<Int32>
+  let outsideBound: UnsafePointer<LinearBox>
   let outsideCount: Int
   /// Index entries and outside groups looked at, queries answered, and when the batch began
   /// (for the window length's cost model).
@@ -27,14 +29,16 @@ public struct WindowSearch {
 
   @inline(__always)
   init(
-    search: CandidateSearch, started: UInt64, bound: UnsafePointer<LinearBox>, entryGroup: UnsafePointer<Int32>,
-    outside: UnsafePointer<Int32>, outsideCount: Int, fraction: Double, proposals: UnsafeMutablePointer<Int32>
+    search: CandidateSearch, started: UInt64, entries: UnsafePointer<WindowEntry>, bound: UnsafePointer<LinearBox>,
+    outside: UnsafePointer<Int32>, outsideBound: UnsafePointer<LinearBox>, outsideCount: Int, fraction: Double,
+    proposals: UnsafeMutablePointer<Int32>
   ) {
     self.search = search
     self.started = started
+    self.entries = entries
     self.bound = bound
-    self.entryGroup = entryGroup
     self.outside = outside
+    self.outsideBound = outsideBound
     self.outsideCount = outsideCount
     self.fraction = fraction
     self.proposals = proposals
@@ -66,22 +70,31 @@ public struct WindowSearch {
     queries &+= 1
     var k = 0
     while k < n {
-      let g = Int(entryGroup[Int(proposals[k])])
+      let e = Int(proposals[k])
       k &+= 1
+      let key = entries[e]
       // Proposals in descending group order: no group from here can beat the best found.
-      if ordered && search.nothingUpTo(g) { break }
+      if ordered && search.nothingUpTo(prefixMaxRank: key.prefixMaxRank) { break }
       counter.tested(1)
-      if bound[g].holds(p, at: s) { search.group(g, p, &counter) }
+      if bound[e].holds(p, at: s) { search.group(Int(key.group), p, &counter) }
     }
     lastOffered = k
+    _outside(p, &counter)
+    return search.answer
+  }
+
+  /// The outside groups' search for p.
+  @inline(__always)
+  mutating func _outside<Counter: WorkCounter>(_ p: Point, _ counter: inout Counter) {
+    let s = fraction
     var j = 0
     while j < outsideCount {
       let g = Int(outside[j])
+      let l = outsideBound[j]
       j &+= 1
       counter.tested(1)
-      if search.canBeat(g) && bound[g].holds(p, at: s) { search.group(g, p, &counter) }
+      if search.canBeat(g) && l.holds(p, at: s) { search.group(g, p, &counter) }
     }
-    return search.answer
   }
 
   /// A streamed query, for an index that visits the entries that may hold p itself, in
@@ -98,34 +111,29 @@ public struct WindowSearch {
   /// Offers entry e (entries offered in descending order): whether the visit goes on.
   @inline(__always)
   mutating func _offer<Counter: WorkCounter>(_ e: Int32, _ p: Point, _ counter: inout Counter) -> Bool {
-    let g = Int(entryGroup[Int(e)])
-    if search.nothingUpTo(g) { return false }
+    // The key and the bounds are both by entry: neither load waits for the other.
+    let key = entries[Int(e)]
+    let l = bound[Int(e)]
+    if search.nothingUpTo(prefixMaxRank: key.prefixMaxRank) { return false }
     counter.tested(1)
-    if bound[g].holds(p, at: fraction) { search.group(g, p, &counter) }
+    if l.holds(p, at: fraction) { search.group(Int(key.group), p, &counter) }
     return true
   }
 
-  /// The outside groups, and the answer; `entries` is how many index entries the visit looked at.
+  /// The outside groups, and the answer; `looked` is how many index entries the visit looked at.
   @inline(__always)
   mutating func _finish<Counter: WorkCounter>(
-    _ p: Point, looked entries: Int, offered: Int, _ counter: inout Counter
+    _ p: Point, looked: Int, offered: Int, _ counter: inout Counter
   ) -> LayerID? {
-    scanned &+= entries &+ outsideCount
+    scanned &+= looked &+ outsideCount
     lastOffered = offered
-    let s = fraction
-    var j = 0
-    while j < outsideCount {
-      let g = Int(outside[j])
-      j &+= 1
-      counter.tested(1)
-      if search.canBeat(g) && bound[g].holds(p, at: s) { search.group(g, p, &counter) }
-    }
+    _outside(p, &counter)
     return search.answer
   }
 
   /// Whether entry e's group bounds hold p (the index's share of an offer).
   @inline(__always) func _holds(_ e: Int32, _ p: Point) -> Bool {
-    bound[Int(entryGroup[Int(e)])].holds(p, at: fraction)
+    bound[Int(e)].holds(p, at: fraction)
   }
 
   /// How many outside groups hold p.
@@ -133,7 +141,7 @@ public struct WindowSearch {
     var held = 0
     var j = 0
     while j < outsideCount {
-      if bound[Int(outside[j])].holds(p, at: fraction) { held &+= 1 }
+      if outsideBound[j].holds(p, at: fraction) { held &+= 1 }
       j &+= 1
     }
     return held
@@ -146,12 +154,12 @@ public struct WindowSearch {
     var held = 0
     var k = 0
     while k < n {
-      if bound[Int(entryGroup[Int(proposals[k])])].holds(p, at: s) { held &+= 1 }
+      if bound[Int(proposals[k])].holds(p, at: s) { held &+= 1 }
       k &+= 1
     }
     var j = 0
     while j < outsideCount {
-      if bound[Int(outside[j])].holds(p, at: s) { held &+= 1 }
+      if outsideBound[j].holds(p, at: s) { held &+= 1 }
       j &+= 1
     }
     return held

@@ -3,35 +3,37 @@ import LayerModel
 import Presentation
 
 extension WindowSlot {
-  /// Checks a built window (with `HITBENCH_INTERNAL_CHECKS`): every group with a bound either an
-  /// index entry (entries by ascending group, each entry's boxes its group's bound, within the
-  /// index's magnitude limit) or on the outside list, never both; groups without one in
-  /// neither. O(groups).
+  /// Checks a built window (with `HITBENCH_INTERNAL_CHECKS`): entries by ascending group, each
+  /// entry's boxes the bounds compacted beside it, within the index's magnitude limit, its key's
+  /// prefix rank its group's; outside groups with bounds beyond the limit, neither indexed nor
+  /// repeated. O(groups).
   func _checkInvariants(
-    groups: Int, entryStart: borrowing ColumnBuffer<Box>, entryEnd: borrowing ColumnBuffer<Box>
+    groups: Int, prefixMaxRank: borrowing ColumnBuffer<Int32>, entryStart: borrowing ColumnBuffer<Box>,
+    entryEnd: borrowing ColumnBuffer<Box>
   ) {
     #if HITBENCH_INTERNAL_CHECKS
       guard InternalChecks.active else { return }
       var place = [Int8](repeating: 0, count: Swift.max(groups, 1))
-      for i in 0..<entryGroup.count {
-        let g = Int(entryGroup[i])
+      for i in 0..<entries.count {
+        let g = Int(entries[i].group)
         precondition(g >= 1 && g < groups, "\(Index.name): entry \(i) is group \(g) of \(groups)")
-        precondition(i == 0 || entryGroup[i - 1] < entryGroup[i], "\(Index.name): entries not by ascending group")
+        precondition(i == 0 || entries[i - 1].group < entries[i].group, "\(Index.name): entries not by ascending group")
+        precondition(entries[i].prefixMaxRank == prefixMaxRank[g], "\(Index.name): entry \(i)'s prefix rank")
         precondition(
-          entryStart[i] == bound[g].start && entryEnd[i] == bound[g].end, "\(Index.name): entry \(i)'s boxes")
+          entryStart[i] == bound[i].start && entryEnd[i] == bound[i].end, "\(Index.name): entry \(i)'s boxes")
         precondition(
-          Self._inRange(bound[g].start) && Self._inRange(bound[g].end), "\(Index.name): entry \(i) out of range")
+          Self._inRange(bound[i].start) && Self._inRange(bound[i].end), "\(Index.name): entry \(i) out of range")
         place[g] += 1
       }
       for j in 0..<outside.count {
         let g = Int(outside[j])
         precondition(
           g >= 1 && g < groups && place[g] == 0, "\(Index.name): outside group \(g) also indexed or repeated")
+        let l = outsideBound[j]
+        precondition(
+          !(l.start.isEmpty && l.end.isEmpty) && !(Self._inRange(l.start) && Self._inRange(l.end)),
+          "\(Index.name): outside group \(g)'s bounds")
         place[g] += 1
-      }
-      for g in 1..<Swift.max(groups, 1) {
-        let hasBound = !(bound[g].start.isEmpty && bound[g].end.isEmpty)
-        precondition(Int(place[g]) == (hasBound ? 1 : 0), "\(Index.name): group \(g) placed \(place[g]) times")
       }
     #endif
   }

@@ -2,21 +2,25 @@ import Columns
 import LayerModel
 import Presentation
 
-/// One window's index and everything a query reads with it: each group's bounds over the
-/// window, the index over the groups whose bounds it can hold (entry i is group `entryGroup[i]`,
-/// ascending), and the groups kept outside it (infinite or huge bounds: tested on every query).
-/// Two slots make a double buffer: queries read the front one while the builder fills the back
-/// one for the next window.
+/// One window's index and everything a query reads with it: the index over the groups whose
+/// bounds it can hold (entry i is group `entries[i].group`, ascending, its bounds `bound[i]`),
+/// and the groups kept outside it (infinite or huge bounds: tested on every query). A query
+/// reads an entry's key and bounds by the entry, in two independent loads, where reading them
+/// by group would chain three cache misses an entry at a million layers (docs/optimisation-log.md,
+/// entry 37). Two slots make a double buffer: queries read the front one while the builder
+/// fills the back one for the next window.
 final class WindowSlot<Index: MotionIndex> {
   var index = Index()
   /// The window [start, end): the model tree's is unbounded (it does not move).
   var start = Double.nan
   var end = Double.nan
   var animated = true
-  /// Each group's bounds (group 0, the fixed layers, is empty).
+  /// Each group's bounds while the builder computes them (group 0, the fixed layers, is empty);
+  /// then, compacted in place by `index`, entry i's bounds (i < `entries.count`).
   var bound = ColumnBuffer<LinearBox>()
-  var entryGroup = ColumnBuffer<Int32>()
+  var entries = ColumnBuffer<WindowEntry>()
   var outside = ColumnBuffer<Int32>()
+  var outsideBound = ColumnBuffer<LinearBox>()
   /// Groups whose motion could not be bounded, and the build's wall time.
   var unbounded = 0
   var buildNanoseconds: UInt64 = 0
@@ -32,15 +36,21 @@ final class WindowSlot<Index: MotionIndex> {
   /// Makes room for `groups` groups (allocates only when the group count grows).
   func reserve(_ groups: Int) {
     if bound.count != groups { bound.reserve(groups, filling: .nothing) }
-    entryGroup.reserve(groups)
+    entries.reserve(groups)
     outside.reserve(groups)
+    outsideBound.reserve(groups)
     index.reserve(groups)
   }
 
-  /// Splits the groups' bounds into the index's entries and the outside list, and rebuilds the
-  /// index from the entries' boxes, gathered into `entryStart` and `entryEnd` (the builder's,
-  /// shared by both slots).
-  func index(groups: Int, gathering entryStart: inout ColumnBuffer<Box>, _ entryEnd: inout ColumnBuffer<Box>) {
+  /// Splits the groups' bounds into the index's entries and the outside list, compacting
+  /// `bound` into entry order (entry n is never after its group, so each group's bounds are
+  /// read before an entry overwrites them), and rebuilds the index from the entries' boxes,
+  /// gathered into `entryStart` and `entryEnd` (the builder's, shared by both slots).
+  /// `prefixMaxRank` is the groups' (`MotionGroups.prefixMaxRank`), copied into each entry's key.
+  func index(
+    groups: Int, prefixMaxRank: borrowing ColumnBuffer<Int32>, gathering entryStart: inout ColumnBuffer<Box>,
+    _ entryEnd: inout ColumnBuffer<Box>
+  ) {
     entryStart.reserve(groups)
     entryEnd.reserve(groups)
     var n = 0
@@ -50,24 +60,36 @@ final class WindowSlot<Index: MotionIndex> {
       let l = bound[g]
       if l.start.isEmpty && l.end.isEmpty { continue }
       if Self._inRange(l.start) && Self._inRange(l.end) {
-        entryGroup[n] = Int32(g)
+        entries[n] = WindowEntry(group: Int32(g), prefixMaxRank: prefixMaxRank[g])
+        bound[n] = l
         entryStart[n] = l.start
         entryEnd[n] = l.end
         n += 1
       } else {
         outside[out] = Int32(g)
+        outsideBound[out] = l
         out += 1
       }
     }
-    entryGroup.reserve(n)
+    entries.reserve(n)
     entryStart.reserve(n)
     entryEnd.reserve(n)
     outside.reserve(out)
+    outsideBound.reserve(out)
     BuildPause.checkpoint()
     entryStart.withUnsafeBufferPointer { s in
       entryEnd.withUnsafeBufferPointer { e in index.rebuild(start: s, end: e) }
     }
-    _checkInvariants(groups: groups, entryStart: entryStart, entryEnd: entryEnd)
+    _checkInvariants(groups: groups, prefixMaxRank: prefixMaxRank, entryStart: entryStart, entryEnd: entryEnd)
+  }
+
+  /// Every group's bounds (empty where it has none), scattered back from the entries and the
+  /// outside list: for inspection and tests (it allocates).
+  func groupBounds(groups: Int) -> [LinearBox] {
+    var all = [LinearBox](repeating: .nothing, count: Swift.max(groups, 1))
+    for i in 0..<entries.count { all[Int(entries[i].group)] = bound[i] }
+    for j in 0..<outside.count { all[Int(outside[j])] = outsideBound[j] }
+    return all
   }
 
   /// Every edge finite and within the index's magnitude limit.
@@ -78,6 +100,15 @@ final class WindowSlot<Index: MotionIndex> {
   }
 
   var memoryFootprint: Int {
-    index.memoryFootprint + bound.memoryFootprint + entryGroup.memoryFootprint + outside.memoryFootprint
+    index.memoryFootprint + bound.memoryFootprint + entries.memoryFootprint + outside.memoryFootprint
+      + outsideBound.memoryFootprint
   }
+}
+
+/// An index entry's key: its group, and the largest rank of groups up to it (with a static
+/// order, a search over entries in descending order stops at the first whose prefix cannot
+/// beat the best found), side by side so that a query's test of an entry loads one of them.
+struct WindowEntry: BitwiseCopyable {
+  var group: Int32
+  var prefixMaxRank: Int32
 }

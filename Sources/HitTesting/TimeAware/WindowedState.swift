@@ -112,9 +112,10 @@ public final class _WindowedState<Index: MotionIndex>: _TimeAwareState {
   @usableFromInline func _beginBatch() -> WindowSearch {
     WindowSearch(
       search: CandidateSearch(groups.view, groups.lazy, groups.lazy.frame), started: Clocks.monotonicNanoseconds(),
-      bound: UnsafePointer(front.bound._unsafeStorage), entryGroup: UnsafePointer(front.entryGroup._unsafeStorage),
-      outside: UnsafePointer(front.outside._unsafeStorage), outsideCount: front.outside.count, fraction: fraction,
-      proposals: proposals._unsafeStorage)
+      entries: UnsafePointer(front.entries._unsafeStorage), bound: UnsafePointer(front.bound._unsafeStorage),
+      outside: UnsafePointer(front.outside._unsafeStorage),
+      outsideBound: UnsafePointer(front.outsideBound._unsafeStorage),
+      outsideCount: front.outside.count, fraction: fraction, proposals: proposals._unsafeStorage)
   }
 
   /// Takes in a batch's counts (for reports and the window length).

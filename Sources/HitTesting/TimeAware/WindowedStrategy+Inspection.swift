@@ -8,8 +8,9 @@ extension WindowedStrategy: IndexInspection {
     guard let s = state, s.isCurrent else { return [] }
     let groups = s.groups
     var boxes: [InspectedBox] = []
-    for g in 1..<Swift.max(groups.count, 1) where g < s.front.bound.count {
-      let l = s.front.bound[g]
+    let bounds = s.front.groupBounds(groups: groups.count)
+    for g in 1..<Swift.max(groups.count, 1) {
+      let l = bounds[g]
       if l.start.isEmpty && l.end.isEmpty { continue }
       boxes.append(InspectedBox(.motionBound, l.at(s.fraction), value: groups.layerCount(of: g)))
     }
