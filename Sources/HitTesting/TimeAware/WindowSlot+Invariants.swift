@@ -3,13 +3,25 @@ import LayerModel
 import Presentation
 
 extension WindowSlot {
+  /// Which groups have bounds, read before `index` compacts them (with `HITBENCH_INTERNAL_CHECKS`
+  /// and checks active; else empty, allocating nothing): what `_checkInvariants` places.
+  func _groupsWithBounds(_ groups: Int) -> [Bool] {
+    #if HITBENCH_INTERNAL_CHECKS
+      guard InternalChecks.active else { return [] }
+      return (0..<Swift.max(groups, 1)).map { g in g > 0 && !(bound[g].start.isEmpty && bound[g].end.isEmpty) }
+    #else
+      return []
+    #endif
+  }
+
   /// Checks a built window (with `HITBENCH_INTERNAL_CHECKS`): entries by ascending group, each
   /// entry's boxes the bounds compacted beside it, within the index's magnitude limit, its key's
   /// prefix rank its group's; outside groups with bounds beyond the limit, neither indexed nor
-  /// repeated. O(groups).
+  /// repeated; every group that had bounds (`hadBounds`, from `_groupsWithBounds`) placed once,
+  /// the others nowhere. O(groups).
   func _checkInvariants(
-    groups: Int, prefixMaxRank: borrowing ColumnBuffer<Int32>, entryStart: borrowing ColumnBuffer<Box>,
-    entryEnd: borrowing ColumnBuffer<Box>
+    groups: Int, hadBounds: [Bool], prefixMaxRank: borrowing ColumnBuffer<Int32>,
+    entryStart: borrowing ColumnBuffer<Box>, entryEnd: borrowing ColumnBuffer<Box>
   ) {
     #if HITBENCH_INTERNAL_CHECKS
       guard InternalChecks.active else { return }
@@ -34,6 +46,9 @@ extension WindowSlot {
           !(l.start.isEmpty && l.end.isEmpty) && !(Self._inRange(l.start) && Self._inRange(l.end)),
           "\(Index.name): outside group \(g)'s bounds")
         place[g] += 1
+      }
+      for g in 1..<Swift.max(groups, 1) {
+        precondition(Int(place[g]) == (hadBounds[g] ? 1 : 0), "\(Index.name): group \(g) placed \(place[g]) times")
       }
     #endif
   }

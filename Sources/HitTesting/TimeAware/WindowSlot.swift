@@ -51,6 +51,7 @@ final class WindowSlot<Index: MotionIndex> {
     groups: Int, prefixMaxRank: borrowing ColumnBuffer<Int32>, gathering entryStart: inout ColumnBuffer<Box>,
     _ entryEnd: inout ColumnBuffer<Box>
   ) {
+    let hadBounds = _groupsWithBounds(groups)
     entryStart.reserve(groups)
     entryEnd.reserve(groups)
     var n = 0
@@ -80,7 +81,8 @@ final class WindowSlot<Index: MotionIndex> {
     entryStart.withUnsafeBufferPointer { s in
       entryEnd.withUnsafeBufferPointer { e in index.rebuild(start: s, end: e) }
     }
-    _checkInvariants(groups: groups, prefixMaxRank: prefixMaxRank, entryStart: entryStart, entryEnd: entryEnd)
+    _checkInvariants(
+      groups: groups, hadBounds: hadBounds, prefixMaxRank: prefixMaxRank, entryStart: entryStart, entryEnd: entryEnd)
   }
 
   /// Every group's bounds (empty where it has none), scattered back from the entries and the
@@ -107,7 +109,7 @@ final class WindowSlot<Index: MotionIndex> {
 
 /// An index entry's key: its group, and the largest rank of groups up to it (with a static
 /// order, a search over entries in descending order stops at the first whose prefix cannot
-/// beat the best found), side by side so that a query's test of an entry loads one of them.
+/// beat the best found), side by side so that a query's test of an entry loads both at once.
 struct WindowEntry: BitwiseCopyable {
   var group: Int32
   var prefixMaxRank: Int32

@@ -277,7 +277,7 @@ public final class MotionBounds {
         maxX: Swift.max(local.maxX, region.maxX), maxY: Swift.max(local.maxY, region.maxY))
     }
     // One map, not a set: the frame's own padding (`ConservativeBox.affine`, the corners'
-    // rounding and the exact test's) holds what the test accepts, at a tenth of the interval
+    // rounding and the exact test's) holds what the test accepts, at about half the interval
     // arithmetic's cost (docs/optimisation-log.md, entry 37).
     guard let inverse = w.inverted else { return nil }
     let b = ConservativeBox.affine(w, inverse: inverse, local)
