@@ -128,3 +128,77 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
     }
   }
 }
+
+/// Exact lines over windows that end on an iteration boundary (docs/time-aware.md, "Iteration
+/// boundaries"): a repeating animation jumps back to its start there, and a
+/// window whose end's local time rounds onto the boundary must hold the motion just before it
+/// (the end of the iteration) as well as the value at its end (the start of the next).
+@Suite struct IterationBoundaryLinesTests {
+  /// A 40x40 layer moved by a piecewise-linear animation (no timing function) of duration d.
+  static func layer(_ kind: Int, duration d: Double, begin: Double, offset: Double) -> Layer {
+    let root = Layer(bounds: Rect(x: 0, y: 0, width: 400, height: 600), position: Point(200, 300))
+    let box = Layer(bounds: Rect(x: 0, y: 0, width: 40, height: 40), position: Point(0, 0))
+    let a: PropertyAnimation
+    switch kind {
+    case 0: a = BasicAnimation(keyPath: .position, from: .point(Point(0, 0)), to: .point(Point(300, 500)))
+    case 1:
+      let k = KeyframeAnimation(keyPath: .position)
+      k.values = [.point(Point(0, 0)), .point(Point(300, 500)), .point(Point(100, 50))]
+      a = k
+    default: a = BasicAnimation(keyPath: .boundsWidth, from: .scalar(40), to: .scalar(300))
+    }
+    a.duration = d
+    a.repeatCount = kind == 1 ? 3 : .infinity
+    a.beginTime = begin
+    a.timeOffset = offset
+    box.add(a, forKey: "m")
+    root.addSublayer(box)
+    return root
+  }
+
+  /// Every window ending on (or one ulp either side of) the clock time of an iteration's end:
+  /// the lines, interpolated at each sampled time up to the end, hold the layer's candidate
+  /// points then. Before the fix the lines ran from the window's start to the next iteration's
+  /// start, missing the layer by hundreds of points just before the end.
+  @Test(arguments: [0, 1, 2])
+  func linesHoldTheMotionUpToAnIterationEnd(_ kind: Int) {
+    var checked = 0
+    var qualified = 0
+    var rng = SplitMix64(seed: UInt64(kind) &+ 41)
+    for d in [0.3, 0.05, 1.0 / 120, 0.7] {
+      for (begin, offset) in [(0.0, 0.0), (0.1, 0.0), (0.0, 0.13), (0.25, 0.07)] {
+        let builder = PresentationFrameBuilder(root: Self.layer(kind, duration: d, begin: begin, offset: offset))
+        let motion = MotionBounds(scene: builder.scene)
+        for k in 1...2 {
+          let boundary = begin + Double(k) * d - offset
+          for t1 in [boundary, boundary.nextUp, boundary.nextDown] {
+            for w in [0.1, 1.0 / 120, d / 3] where t1 - w > begin {
+              let t0 = t1 - w
+              guard let b = motion.linearBounds(of: 1, from: t0, to: t1) else { continue }
+              qualified += 1
+              var times = (0...6).map { t0 + (t1 - t0) * Double($0) / 6 }
+              times += [t1, t1.nextDown, t1 - 1e-9, t1 - 1e-6, t1 - w * 1e-3]
+              for t in times where t >= t0 && t <= t1 {
+                let s = min(max((t - t0) / (t1 - t0), 0), 1)
+                let at = Box(
+                  minX: b.start.minX + (b.end.minX - b.start.minX) * s,
+                  minY: b.start.minY + (b.end.minY - b.start.minY) * s,
+                  maxX: b.start.maxX + (b.end.maxX - b.start.maxX) * s,
+                  maxY: b.start.maxY + (b.end.maxY - b.start.maxY) * s)
+                let frame = builder.build(at: t)
+                for p in RandomScene.points(for: frame, count: 40, rng: &rng) {
+                  for r in 0..<frame.count where frame.layer[r].rawValue == 1 && frame.isCandidate(r, p) {
+                    checked += 1
+                    #expect(at.holds(p), "kind \(kind), d \(d), window [\(t0), \(t1)], t \(t): \(p) outside \(at)")
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    #expect(qualified > 20, "windows with exact lines: \(qualified)")
+    #expect(checked > 500, "candidate points checked: \(checked)")
+  }
+}

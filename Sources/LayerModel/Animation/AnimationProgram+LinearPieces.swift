@@ -44,7 +44,9 @@ extension FrozenAnimationProgram {
     var i = first
     while i <= last {
       let start = i * d
-      guard acc.add(start, 0), acc.add(start, 1) else { return nil }
+      // Every iteration after the first the ends reach begins inside the window, by the
+      // evaluation's own rounding (`MediaTiming._position`).
+      guard i == first || acc.addBoundary(start) else { return nil }
       if r.kind == .keyframe && kt.count > 2 {
         let mirrored = t.autoreverses && i.truncatingRemainder(dividingBy: 2) != 0
         for j in 1..<(kt.count - 1) {
