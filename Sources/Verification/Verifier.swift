@@ -31,6 +31,14 @@ public struct Verifier {
   /// Every point's reference answer is also judged by the oracle on scenes up to this many
   /// layers; on larger ones, every 16th point.
   public var referenceCheckLayers = 400
+  /// Histories: every strategy, one instance each, driven through a random sequence of frames
+  /// (`FrameHistory`) on a scene biased toward boundaries (`BoundaryScene`), every frame's
+  /// answers against a reference built afresh at that frame (Verifier+History.swift).
+  public var histories = 0
+  public var framesPerHistory = 48
+  /// Points per frame of a history.
+  public var historyPoints = 100
+  public var boundaryScenes = BoundaryScene()
 
   public init() {}
 
@@ -46,6 +54,9 @@ public struct Verifier {
     case flag
     /// Two siblings' drawing order swapped.
     case order
+    /// The time-aware strategies' windows built ahead bound the window before theirs: only
+    /// histories can show it (a fresh instance builds its first window in its frame).
+    case staleWindows
 
     public var description: String {
       switch self {
@@ -54,6 +65,7 @@ public struct Verifier {
       case .shift(let d): "one layer shifted by \(d) pt"
       case .flag: "one layer's hidden or masksToBounds flipped"
       case .order: "two siblings' order swapped"
+      case .staleWindows: "windows built ahead bound the window before theirs"
       }
     }
   }
@@ -72,11 +84,14 @@ public struct Verifier {
     public var model: Layer
     /// The faults injected when it was found (none: a real bug).
     public var faults: InjectedFaults
+    /// The frames the strategy went through, up to and including the one that disagreed (its
+    /// last time is `time`); nil: a fresh instance at `time`.
+    public var history: FrameHistory?
 
     public init(
       sceneSeed: UInt64, sceneName: String, time: Double, semantics: HitTestSemantics, tree: HitTestTree,
       strategy: StrategyKind, point: Point, expected: LayerID?, answer: LayerID?, model: Layer,
-      faults: InjectedFaults = InjectedFaults()
+      faults: InjectedFaults = InjectedFaults(), history: FrameHistory? = nil
     ) {
       self.sceneSeed = sceneSeed
       self.sceneName = sceneName
@@ -89,6 +104,7 @@ public struct Verifier {
       self.answer = answer
       self.model = model
       self.faults = faults
+      self.history = history
     }
   }
 
@@ -121,6 +137,9 @@ public struct Verifier {
     public var disagreementCount = 0
     /// Per strategy, semantics preset and tree; `tree-walk` counts its answers judged by the oracle.
     public var tallies: [TallyKey: Tally] = [:]
+    /// The histories' comparisons (every frame of a history against a fresh reference).
+    public var historyTallies: [TallyKey: Tally] = [:]
+    public var historiesRun = 0
     public var disagreements: [Disagreement] = []
     /// Scenes where the fault found no layer to apply to.
     public var scenesWithoutFault = 0
@@ -137,12 +156,19 @@ public struct Verifier {
     public func disagreements(of strategy: StrategyKind) -> Int {
       tallies.reduce(0) { $0 + ($1.key.strategy == strategy.rawValue ? $1.value.disagreements : 0) }
     }
+    /// Comparisons of one strategy in the histories, over every preset and tree.
+    public func comparisons(ofHistories strategy: StrategyKind) -> Int {
+      historyTallies.reduce(0) { $0 + ($1.key.strategy == strategy.rawValue ? $1.value.comparisons : 0) }
+    }
     /// Comparisons of one strategy, over every preset and tree.
     public func comparisons(of strategy: StrategyKind) -> Int {
       tallies.reduce(0) { $0 + ($1.key.strategy == strategy.rawValue ? $1.value.comparisons : 0) }
     }
     /// No disagreement, and no tally's tolerated share above the limit (beyond chance).
-    public var passed: Bool { disagreementCount == 0 && !tallies.values.contains { $0.exceedsToleratedLimit } }
+    public var passed: Bool {
+      disagreementCount == 0 && !tallies.values.contains { $0.exceedsToleratedLimit }
+        && !historyTallies.values.contains { $0.exceedsToleratedLimit }
+    }
   }
 
   /// Scene `k`: its seed, name, model and time.
@@ -180,7 +206,11 @@ public struct Verifier {
         }
       }
     }
-    for t in report.tallies.values {
+    for k in 0..<histories {
+      progress?(scenes + k)
+      _checkHistory(k, into: &report)
+    }
+    for t in Array(report.tallies.values) + Array(report.historyTallies.values) {
       report.comparisons += t.comparisons
       report.tolerated += t.tolerated
       report.disagreementCount += t.disagreements
@@ -250,13 +280,14 @@ public struct Verifier {
 
   func _keep(
     _ report: inout Report, seed: UInt64, name: String, time: Double, sem: HitTestSemantics, tree: HitTestTree,
-    strategy: StrategyKind, point: Point, expected: LayerID?, answer: LayerID?, model: Layer, faults: InjectedFaults
+    strategy: StrategyKind, point: Point, expected: LayerID?, answer: LayerID?, model: Layer, faults: InjectedFaults,
+    history: FrameHistory? = nil
   ) {
     guard report.disagreements.count < keep else { return }
     report.disagreements.append(
       Disagreement(
         sceneSeed: seed, sceneName: name, time: time, semantics: sem, tree: tree, strategy: strategy, point: point,
-        expected: expected, answer: answer, model: model, faults: faults))
+        expected: expected, answer: answer, model: model, faults: faults, history: history))
   }
 
   /// The faults to inject for `fault` into a scene whose reference answers are `expected`: a
@@ -271,6 +302,9 @@ public struct Verifier {
       return f
     case .motionShrink(let d):
       f.shrinkMotionBounds = d
+      return f
+    case .staleWindows:
+      f.staleWindows = true
       return f
     default: break
     }
@@ -304,8 +338,12 @@ public struct Verifier {
   /// oracle) on this scene, time, tree and point, with `faults` injected.
   public static func stillDisagrees(
     _ model: Layer, time: Double, semantics: HitTestSemantics, tree: HitTestTree, strategy: StrategyKind, point: Point,
-    faults: InjectedFaults = InjectedFaults()
+    faults: InjectedFaults = InjectedFaults(), history: FrameHistory? = nil
   ) -> Bool {
+    if let history {
+      return replayDisagrees(
+        model, history: history, semantics: semantics, tree: tree, strategy: strategy, point: point, faults: faults)
+    }
     let builder = PresentationFrameBuilder(root: model, semantics: semantics)
     let frame = builder.build(at: time, animated: tree.isAnimated)
     var reference = TreeWalk()
@@ -333,7 +371,8 @@ public struct Verifier {
     func check() -> Bool {
       checks += 1
       return stillDisagrees(
-        model, time: d.time, semantics: d.semantics, tree: d.tree, strategy: d.strategy, point: d.point)
+        model, time: d.time, semantics: d.semantics, tree: d.tree, strategy: d.strategy, point: d.point,
+        history: d.history)
     }
     guard check() else { return model }
     /// Removes `layers` (detached from their parents, in reverse so indices stay valid) and

@@ -29,7 +29,7 @@ let strategyNames = [
   }
 
   @Test func verifyPassesAndReportsItsCounts() throws {
-    let r = try hitbench(["verify", "--scenes", "20", "--points", "100", "--seed", "5"])
+    let r = try hitbench(["verify", "--scenes", "20", "--points", "100", "--seed", "5", "--histories", "0"])
     #expect(r.status == 0)
     // One row per strategy, preset and tree: 20 scenes x 100 points each for every strategy but
     // tree-walk, whose row counts its answers judged by the oracle.
@@ -64,11 +64,27 @@ let strategyNames = [
 
 @Suite struct VerificationCommandTests {
   /// Each injected fault makes `verify` fail, naming the fault; two at once are a usage error.
-  @Test(arguments: [["--inject-shift", "1e-6"], ["--inject-flag"], ["--inject-order"], ["--inject-shrink", "1e-6"]])
+  @Test(arguments: [
+    ["--inject-shift", "1e-6"], ["--inject-flag"], ["--inject-order"], ["--inject-shrink", "1e-6"],
+    ["--inject-stale-windows"],
+  ])
   func verifyCatchesAnInjectedFault(_ fault: [String]) throws {
     let r = try hitbench(["verify", "--scenes", "12", "--points", "300", "--seed", "3"] + fault)
     #expect(r.status == 1, "\(fault): \(r.stdout.suffix(300))")
     #expect(r.stderr.contains("was injected, as it must be caught"), "\(fault): \(r.stderr)")
+  }
+
+  /// The histories: their own table, one row per strategy, preset and tree they met.
+  @Test func verifyDrivesEveryStrategyThroughHistories() throws {
+    let r = try hitbench(["verify", "--scenes", "1", "--points", "20", "--histories", "12", "--frames", "10"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let parts = r.stdout.components(separatedBy: "across frames: 12 histories")
+    #expect(parts.count == 2, "\(r.stdout)")
+    let rows = parts.last!.split(separator: "\n").map { $0.split(separator: " ") }.filter { $0.count == 6 }
+    for name in strategyNames { #expect(rows.contains { $0[0] == name }, "\(name) in the histories' table") }
+    for bad in [["--histories", "-1"], ["--frames", "0"]] {
+      #expect(try hitbench(["verify"] + bad).status == 64, "\(bad)")
+    }
   }
 
   @Test func verifyOneTreeAndUsageErrors() throws {

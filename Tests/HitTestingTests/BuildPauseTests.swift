@@ -12,7 +12,8 @@ import Testing
 /// Untimed work between frames (`run --verify`'s reference check) holds the background window
 /// builds (`BuildPause`), so a check lends them no wall time a real frame would not have, and
 /// the held time is left out of the build time a slot reports.
-@Suite struct BuildPauseTests {
+/// Serialized: the hold is process-wide, so one test's hold would end inside the other's build.
+@Suite(.serialized) struct BuildPauseTests {
   @Test func aHeldBuildWaitsAndLeavesTheHeldTimeOut() {
     let root = SceneGenerator(kind: .particles, layers: TestSize.pick(full: 3000, fast: 1000), seed: 11).make()
     let frame = PresentationFrameBuilder(root: root)

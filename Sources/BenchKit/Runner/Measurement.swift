@@ -82,6 +82,11 @@ public struct Measurement: Sendable {
   /// One answer `--verify` found wrong: the frame's time, the point, the strategy's answer and
   /// tree-walk's.
   public struct Failure: Sendable {
+    /// The frame's index in the run (warm-up frames included): the strategy went through
+    /// frames 0 to `frame` at times i / fps.
+    public var frame: Int
+    /// The window length the strategy had at that frame (time-aware strategies; 0 otherwise).
+    public var windowSeconds: Double
     public var time: Double
     public var point: Point
     public var answer: LayerID?

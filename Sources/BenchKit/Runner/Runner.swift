@@ -270,7 +270,9 @@ final class _Recorder: FrameLoopHooks {
         disagreements += 1
         if failures.count < 5 {
           failures.append(
-            Measurement.Failure(time: time, point: points[i], answer: answers[i], expected: expected))
+            Measurement.Failure(
+              frame: index, windowSeconds: timing.counters.windowSeconds, time: time, point: points[i],
+              answer: answers[i], expected: expected))
         }
       }
     }

@@ -106,6 +106,11 @@ enum RunCommand {
       "--inject-shrink", \.config.faults.shrinkHitRegions, valueName: "D",
       help: "self-test of --verify: the measured strategies answer with every hit region shrunk by D points",
       expected: "a number from 0 to 1", parse: ArgumentValues.number(in: 0...1))
+    p.flag(
+      "--inject-stale-windows", \.config.faults.staleWindows,
+      help:
+        "self-test of --verify across frames: the time-aware strategies' windows built ahead bound the window before theirs"
+    )
     p.option(
       "--failures", \.failures, valueName: "DIR",
       help: "where --verify writes disagreeing scenes (default run-failures)",
@@ -268,6 +273,31 @@ enum RunCommand {
     }
   }
 
+  /// The frames a strategy went through up to a disagreement (the run's frames 0 to f.frame, at
+  /// i / fps), with the window that makes a replay of them disagree: the run's pinned window,
+  /// else (chosen by cost) none pinned if that disagrees, else the length the strategy had at the
+  /// frame. nil for a fresh strategy's first frame.
+  static func replayedHistory(_ d: Verifier.Disagreement, _ f: Measurement.Failure, _ c: RunConfiguration)
+    -> FrameHistory?
+  {
+    // The first frame: a fresh instance at one time.
+    guard f.frame > 0 else { return nil }
+    let runs = [FrameHistory.Run(start: 0, frames: f.frame + 1, fps: c.fps)]
+    if let w = c.windowSeconds { return FrameHistory(runs: runs, windowMilliseconds: w * 1000) }
+    // Trying a window replays the frames over the whole scene: not on a large scene's long run.
+    guard Double(f.frame + 1) * Double(d.model.subtreeInPreorder.count) <= 5e7 else { return FrameHistory(runs: runs) }
+    var candidates = [FrameHistory(runs: runs)]
+    if f.windowSeconds > 0 { candidates.append(FrameHistory(runs: runs, windowMilliseconds: f.windowSeconds * 1000)) }
+    for h in candidates
+    where Verifier.stillDisagrees(
+      d.model, time: d.time, semantics: d.semantics, tree: d.tree, strategy: d.strategy, point: d.point,
+      faults: d.faults, history: h)
+    {
+      return h
+    }
+    return candidates[0]
+  }
+
   /// Prints each disagreement `--verify` kept (strategy, tree, time, point, both answers) with a
   /// minimal scene written under `directory` and the command that reproduces it.
   static func reportFailures(
@@ -282,14 +312,26 @@ enum RunCommand {
       else { continue }
       for f in m.failures.prefix(2) {
         n += 1
-        let d = Verifier.Disagreement(
+        var d = Verifier.Disagreement(
           sceneSeed: c.seed, sceneName: "\(m.scene) \(m.layers)", time: f.time, semantics: c.semantics,
           tree: c.modelTree ? .model : .presentation, strategy: kind, point: f.point, expected: f.expected,
           answer: f.answer, model: model, faults: c.faults)
-        let minimal = Verifier.minimize(d)
+        d.history = replayedHistory(d, f, c)
+        // Each check of the minimisation replays the frames: fewer checks on long runs of large scenes.
+        let work = Double(d.history?.times.count ?? 1) * Double(Swift.max(m.layers, 1))
+        let minimal = Verifier.minimize(d, budget: Int(Swift.max(20, Swift.min(400, 2e7 / work))))
         let path = "\(directory)/disagreement-\(n).json"
         do throws(FileIOError) { try SceneFile.write(minimal, to: path) } catch { throw .file(error) }
         Output.out(DisagreementReport.line(d, minimal: path, layers: minimal.subtreeInPreorder.count) + "\n")
+        if d.history != nil
+          && !Verifier.stillDisagrees(
+            minimal, time: d.time, semantics: d.semantics, tree: d.tree, strategy: d.strategy, point: d.point,
+            faults: d.faults, history: d.history)
+        {
+          Output.out(
+            "  (this replay agrees: the run's windows were chosen by the time its frames took, which a replay does not repeat)\n"
+          )
+        }
       }
     }
   }

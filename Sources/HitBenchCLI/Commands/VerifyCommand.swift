@@ -30,6 +30,9 @@ enum VerifyCommand {
     var shift = 0.0
     var flag = false
     var order = false
+    var staleWindows = false
+    var histories = 50
+    var frames = 48
   }
 
   static var parser: ArgumentParser<Options> {
@@ -38,6 +41,13 @@ enum VerifyCommand {
     CommonOptions.integer(
       &p, "--points", \.points, valueName: "M", help: "points per scene, preset and tree (default 1000)",
       in: 1...1_000_000)
+    CommonOptions.integer(
+      &p, "--histories", \.histories, valueName: "H",
+      help:
+        "histories: every strategy driven through a random sequence of frames on a scene biased toward boundaries, each frame checked (default 50; 0: none)",
+      in: 0...1_000_000)
+    CommonOptions.integer(
+      &p, "--frames", \.frames, valueName: "F", help: "frames per history (default 48)", in: 1...100_000)
     CommonOptions.seed(&p, \.seed)
     p.option(
       "--strategy", \.strategies, valueName: "A,B|all",
@@ -80,6 +90,11 @@ enum VerifyCommand {
     p.flag(
       "--inject-flag", \.flag, help: "self-test: one layer's hidden or masksToBounds flipped; verify must fail")
     p.flag("--inject-order", \.order, help: "self-test: two siblings' drawing order swapped; verify must fail")
+    p.flag(
+      "--inject-stale-windows", \.staleWindows,
+      help:
+        "self-test: time-aware windows built ahead bound the window before theirs (only histories show it); verify must fail"
+    )
     p.option(
       "--inject-motion-shrink", \.motionShrink, valueName: "D",
       help: "self-test: time-aware strategies use motion bounds shrunk by D points; verify must fail",
@@ -97,11 +112,13 @@ enum VerifyCommand {
     if !o.strategies.isEmpty { v.strategies = o.strategies.filter { $0 != .treeWalk } }
     if !o.semantics.isEmpty { v.semantics = o.semantics }
     v.trees = o.trees
+    v.histories = o.histories
+    v.framesPerHistory = o.frames
     v.generator = RandomScene(layerCount: o.layers, hostile: true, animatedFraction: o.animated)
     v.largeSceneEvery = o.largeEvery
     v.fault = try fault(o)
     if o.largeEvery > 0 { v.layouts = try layouts(o.layouts) }
-    let progress = Progress(total: o.scenes, label: "verify")
+    let progress = Progress(total: o.scenes + o.histories, label: "verify")
     let report = v.run { progress.update($0) }
     progress.finish()
     print(report)
@@ -134,10 +151,22 @@ enum VerifyCommand {
     if o.shift > 0 { faults.append(.shift(o.shift)) }
     if o.flag { faults.append(.flag) }
     if o.order { faults.append(.order) }
+    if o.staleWindows { faults.append(.staleWindows) }
     guard faults.count <= 1 else {
       throw .usage(command: "verify", message: "at most one --inject-* option at a time")
     }
     return faults.first
+  }
+
+  static func printTallies(_ tallies: [Verifier.TallyKey: Verifier.Tally]) {
+    Output.out("strategy       preset        tree           comparisons  tolerated  disagreements\n")
+    for key in tallies.keys.sorted() {
+      let t = tallies[key]!
+      Output.out(
+        key.strategy.padding(to: 15) + key.semantics.padding(to: 14) + key.tree.rawValue.padding(to: 14)
+          + String(t.comparisons).leftPadded(12) + String(t.tolerated).leftPadded(11)
+          + String(t.disagreements).leftPadded(15) + "\n")
+    }
   }
 
   /// The real layouts: every scene file in `dir` (default the repository's data/scenes) but the
@@ -160,13 +189,11 @@ enum VerifyCommand {
   }
 
   static func print(_ report: Verifier.Report) {
-    Output.out("strategy       preset        tree           comparisons  tolerated  disagreements\n")
-    for key in report.tallies.keys.sorted() {
-      let t = report.tallies[key]!
-      Output.out(
-        key.strategy.padding(to: 15) + key.semantics.padding(to: 14) + key.tree.rawValue.padding(to: 14)
-          + String(t.comparisons).leftPadded(12) + String(t.tolerated).leftPadded(11)
-          + String(t.disagreements).leftPadded(15) + "\n")
+    printTallies(report.tallies)
+    if report.historiesRun > 0 {
+      Output.out("\nacross frames: \(report.historiesRun) histories, every strategy one instance through each\n")
+      printTallies(report.historyTallies)
+      Output.out("\n")
     }
     let share = formatNumber((report.toleratedShare * 1e5).rounded() / 1e3)
     let worst = report.worstToleratedShare.map {
@@ -191,7 +218,22 @@ enum DisagreementReport {
     let who = d.strategy == .treeWalk ? "the oracle" : "tree-walk"
     return
       "\(d.strategy.rawValue) under \(d.semantics.name), \(d.tree.rawValue) tree, scene \(d.sceneName) (seed \(d.sceneSeed)), t=\(d.time), point \(formatNumber(d.point.x)),\(formatNumber(d.point.y)): got \(name(d.answer)), \(who) \(name(d.expected)); minimal scene: \(path) (\(layers) layers)\n"
-      + "  reproduce: hitbench hittest --scene \(path) --time \(d.time) --tree \(d.tree.rawValue) --semantics \(d.semantics.name) --strategy all --point \(d.point.x),\(d.point.y)"
+      + "  reproduce: hitbench hittest --scene \(path) \(when(d)) --tree \(d.tree.rawValue) --semantics \(d.semantics.name) --strategy \(d.history == nil ? "all" : "tree-walk,\(d.strategy.rawValue)") --point \(d.point.x),\(d.point.y)\(injected(d.faults)) --verify"
+  }
+
+  /// The faults a disagreement was found under, as `hittest` takes them (those it can inject).
+  static func injected(_ f: InjectedFaults) -> String {
+    var out = ""
+    if f.shrinkHitRegions > 0 { out += " --inject-shrink \(f.shrinkHitRegions)" }
+    if f.staleWindows { out += " --inject-stale-windows" }
+    return out
+  }
+
+  /// The time of a disagreement as `hittest` takes it: `--time T`, or for one found across
+  /// frames the strategy's frames up to it (`--replay`, and its pinned window).
+  static func when(_ d: Verifier.Disagreement) -> String {
+    guard let h = d.history else { return "--time \(d.time)" }
+    return "--replay \(h.replaySpecification)" + (h.windowMilliseconds.map { " --window \($0)" } ?? "")
   }
 }
 

@@ -1,7 +1,7 @@
 import Clocks
 import Columns
 import LayerModel
-import Presentation
+@_spi(FaultInjection) import Presentation
 
 /// Builds the next window's index on a thread of its own while the current window answers
 /// (the double buffer of a time-aware strategy, as PhysX's scene-query pruner rebuilds its tree
@@ -34,7 +34,7 @@ final class WindowBuilder<Index: MotionIndex>: @unchecked Sendable, SceneBackgro
     self.groups = groups
     bounds = WindowBounds(groups: groups)
     worker = BackgroundWorker { [unowned(unsafe) self] in
-      if let slot = self.slot { self._build(slot, self.start, self.end, self.animated) }
+      if let slot = self.slot { self._build(slot, self.start, self.end, self.animated, ahead: true) }
     }
     // Whoever takes the scene's changes in waits for a running build first.
     groups.scene.addBackgroundReader(self)
@@ -64,7 +64,7 @@ final class WindowBuilder<Index: MotionIndex>: @unchecked Sendable, SceneBackgro
   /// Builds `slot` for [start, end) on the calling thread (after any running build).
   func buildNow(_ slot: WindowSlot<Index>, from start: Double, to end: Double, animated: Bool) {
     wait()
-    _build(slot, start, end, animated)
+    _build(slot, start, end, animated, ahead: false)
   }
 
   /// Takes in the scene's changes (the groups were rebuilt): only while idle.
@@ -73,11 +73,15 @@ final class WindowBuilder<Index: MotionIndex>: @unchecked Sendable, SceneBackgro
     bounds.motion.resynchronize()
   }
 
-  private func _build(_ slot: WindowSlot<Index>, _ start: Double, _ end: Double, _ animated: Bool) {
+  private func _build(_ slot: WindowSlot<Index>, _ start: Double, _ end: Double, _ animated: Bool, ahead: Bool) {
     let t0 = Clocks.monotonicNanoseconds()
     let held = BuildPause.heldNanoseconds
     slot.reserve(groups.count)
-    slot.unbounded = bounds.compute(into: slot, groups, from: start, to: end, animated: animated)
+    // Fault injection (`InjectedFaults.staleWindows`): a window built ahead bounds the one
+    // before it.
+    let stale = ahead && groups.scene._faults.staleWindows
+    slot.unbounded = bounds.compute(
+      into: slot, groups, from: stale ? start - (end - start) : start, to: stale ? start : end, animated: animated)
     slot.index(groups: groups.count, prefixMaxRank: groups.prefixMaxRank, gathering: &entryStart, &entryEnd)
     slot.start = start
     slot.end = animated ? end : .infinity

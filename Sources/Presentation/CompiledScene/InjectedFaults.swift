@@ -16,6 +16,12 @@ public struct InjectedFaults: Sendable, Equatable {
   public var flag = Flag.hidden
   /// The two top-most sublayers of layer `orderParent` swapped in the drawing order: -1 for none.
   public var orderParent = -1
+  /// The time-aware strategies' windows built ahead (in the background, for the window after
+  /// the current one) bound the current window's times again instead of their own: a fault
+  /// only later frames show, since a strategy's first window is built in its frame and is
+  /// right (`hitbench verify`'s histories and `run --verify` must catch it; a fresh instance at
+  /// one time cannot).
+  public var staleWindows = false
 
   public enum Flag: String, Sendable, CaseIterable {
     case hidden, masksToBounds
