@@ -265,7 +265,7 @@ public struct FramePicture {
           "<polygon class=\"answer\" points=\"\(view.polygon(q))\" fill=\"none\" stroke=\"\(colour)\" "
             + "stroke-width=\"2.5\"/>")
       }
-      var title = "(\(SVGDocument.number(p.x)), \(SVGDocument.number(p.y))) -> \(name(hit))"
+      var title = "(\(SVGDocument.label(p.x)), \(SVGDocument.label(p.y))) -> \(name(hit))"
       if !tested.isEmpty { title += "; \(tested.count) candidates tested" }
       var differs = false
       if let model = modelFrame {

@@ -33,6 +33,14 @@ public struct SVGDocument {
     return out
   }
 
+  /// A number as a label shows it (a title, a legend): the value itself, to two decimals where
+  /// that is exact enough, in Double's shortest form otherwise (`1e+300`), never clamped as
+  /// coordinates are.
+  public static func label(_ v: Double) -> String {
+    guard v.isFinite, Swift.abs(v) < 1e9 else { return "\(v)" }
+    return number(v)
+  }
+
   /// A number as SVG reads it: two decimals at most, never an exponent or a non-finite value.
   public static func number(_ v: Double) -> String {
     guard v.isFinite else { return "0" }

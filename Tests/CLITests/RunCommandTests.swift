@@ -113,7 +113,8 @@ import Testing
   /// standard deviation over `count` frames, and the allocations.
   private func resultsFile(
     _ name: String, _ results: [(strategy: String, mean: Double, stddev: Double, allocations: Double)],
-    schema: String = "hitbench-results/3", thresholds: String = "", count: Int = 200
+    schema: String = "hitbench-results/3", thresholds: String = "", count: Int = 200,
+    meta: String = #""cores": 2, "seed": 1"#, targets: String = "[]"
   ) throws -> String {
     let path = tmp(name)
     let rows = results.map { r in
@@ -127,8 +128,8 @@ import Testing
         """
     }
     try """
-    {"meta": {"schema": "\(schema)"}, \(thresholds.isEmpty ? "" : "\"thresholds\": \(thresholds),")
-     "results": [\(rows.joined(separator: ","))]}
+    {"meta": {"schema": "\(schema)", \(meta)}, \(thresholds.isEmpty ? "" : "\"thresholds\": \(thresholds),")
+     "targets": \(targets), "results": [\(rows.joined(separator: ","))]}
     """.write(toFile: path, atomically: true, encoding: .utf8)
     return path
   }
@@ -186,6 +187,39 @@ import Testing
     let r = try hitbench(["compare", untracked, untracked])
     #expect(r.status == 65 && r.stderr.contains("cpuNs.mean"), "\(r.stderr)")
     #expect(try hitbench(["compare", base, same, "--threshold", "5000%"]).status == 64)
+  }
+
+  /// Values no run can measure are refused (65, naming the field) on either side, where they
+  /// used to be compared ("-100% faster", a regression from a negative mean); an empty results
+  /// list is refused on either side alike.
+  @Test func compareRefusesImpossibleValues() throws {
+    let base = try resultsFile("valid.json", [("grid", 1000, 10, 0)])
+    defer { try? FileManager.default.removeItem(atPath: base) }
+    let text = try String(contentsOfFile: base, encoding: .utf8)
+    let cases: [(String, String, String, String)] = [
+      ("negative", "\"mean\": 1000.0", "\"mean\": -5", "frameNs.mean"),
+      ("zero", "\"mean\": 1000.0", "\"mean\": 0", "frameNs"),
+      ("count", "\"count\": 200", "\"count\": -5", "count"),
+      ("order", "\"min\": 900.0", "\"min\": 5000", "not in order"),
+      ("denormal", "\"mean\": 1000.0", "\"mean\": 5e-320", "subnormal"),
+      ("cores", "\"cores\": 2", "\"cores\": \"many\"", "meta.cores"),
+      ("seed", "\"seed\": 1", "\"seed\": -1", "meta.seed"),
+      ("targets", "\"targets\": []", "\"targets\": [{\"name\": 3}]", "targets[0]"),
+      ("targets-kind", "\"targets\": []", "\"targets\": \"all met\"", "targets"),
+      ("empty", #""results": [{"#, #""results": [], "x": [{"#, "empty"),
+    ]
+    for (name, from, to, says) in cases {
+      let path = tmp("bad-\(name).json")
+      defer { try? FileManager.default.removeItem(atPath: path) }
+      let changed = text.replacingOccurrences(of: from, with: to)
+      #expect(changed != text, "\(name): the mutation applies")
+      try changed.write(toFile: path, atomically: true, encoding: .utf8)
+      for (a, b) in [(base, path), (path, base)] {
+        let r = try hitbench(["compare", a, b])
+        #expect(r.status == 65, "\(name): \(r.status) \(r.stdout.suffix(200)) \(r.stderr)")
+        #expect(r.stderr.contains(says) && r.stderr.split(separator: "\n").count == 1, "\(name): \(r.stderr)")
+      }
+    }
   }
 
   @Test func profileRunsAPhase() throws {

@@ -5,12 +5,15 @@ import Presentation
 /// A dependency-free command-line parser in the style of the Swift benchmark suite's ArgParse:
 /// each option writes through a key path into an options struct that holds the defaults.
 /// Accepts `--flag value` and `--flag=value`; a value may start with '-' (`--point -5,-12.5`).
-/// Errors name the flag and become exit 64.
+/// Errors name the flag and become exit 64. One rule for every command: an option is given at
+/// most once unless it is repeatable (`--point`), so no value silently replaces another; numbers
+/// are decimal (`0x10` is refused); lists are comma-separated with no empty item.
 public struct ArgumentParser<Options> {
   struct Spec {
     var name: String
     var valueName: String?
     var help: String
+    var repeatable = false
     var apply: (inout Options, String) throws(CommandError) -> Void
   }
 
@@ -52,6 +55,7 @@ public struct ArgumentParser<Options> {
     parse: @escaping (String) -> T?
   ) {
     _addParsed(name, valueName, help, expected, parse) { $0[keyPath: keyPath].append($1) }
+    specs[specs.count - 1].repeatable = true
   }
 
   /// The shared spec of the three: parse, or a usage error naming the flag and the expectation.
@@ -113,7 +117,9 @@ public struct ArgumentParser<Options> {
         throw usageError(
           "unknown option '\(CommandError.shown(name))' (valid options: \(names.isEmpty ? "none" : names))")
       }
-      given.insert(name)
+      guard given.insert(name).inserted || spec.repeatable else {
+        throw usageError("\(name) is given twice (it takes one value)")
+      }
       if spec.valueName == nil {
         if inline != nil { throw usageError("\(name) takes no value") }
         try spec.apply(&options, "")
@@ -138,6 +144,12 @@ public struct ArgumentParser<Options> {
     return Parsed(positionals: positionals, given: given)
   }
 
+  /// The rules every command's options follow, printed under each command's options.
+  static var rules: String {
+    "Each option at most once (--point repeats); numbers decimal (no 0x); lists comma-separated, no empty item;\n"
+      + "a FILE option's directory must exist; a DIR option is created when missing; outputs are checked before the work."
+  }
+
   /// The generated help text.
   public var help: String {
     var s = "\(summary)\n\nusage: hitbench \(command)"
@@ -156,6 +168,7 @@ public struct ArgumentParser<Options> {
           ? String(repeating: " ", count: width - left.count) : "\n" + String(repeating: " ", count: width + 2)
         s += "  \(left)\(pad)\(right)\n"
       }
+      s += "\n" + Self.rules + "\n"
     }
     return s
   }
@@ -176,8 +189,23 @@ enum ArgumentValues {
     case "nan": return .nan
     case "inf", "infinity", "+inf", "+infinity": return .infinity
     case "-inf", "-infinity": return -.infinity
-    default: return Double(t)
+    default:
+      // Decimal only: Double would also read hexadecimal ("0x10" as 16).
+      guard t.allSatisfy({ "0123456789.eE+-".contains($0) }) else { return nil }
+      return Double(t)
     }
+  }
+
+  /// A query point: `X,Y`, both finite (a point at infinity is no touch).
+  static func finitePoint(_ s: String) -> Point? {
+    guard let p = point(s), p.x.isFinite, p.y.isFinite else { return nil }
+    return p
+  }
+
+  /// A comma-separated list's items, trimmed; nil when an item is empty (`1,,2`, `,`).
+  static func list(_ s: String) -> [String]? {
+    let items = s.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingWhitespace }
+    return items.contains(where: \.isEmpty) ? nil : items
   }
 
   static func finite(_ s: String) -> Double? {
@@ -231,8 +259,9 @@ extension StrategyKind {
   static func parseList(_ s: String) -> [StrategyKind]? {
     if s == "all" { return StrategyKind.allCases }
     var out: [StrategyKind] = []
-    for name in s.split(separator: ",") {
-      guard let k = StrategyKind(rawValue: String(name).trimmingWhitespace) else { return nil }
+    guard let names = ArgumentValues.list(s) else { return nil }
+    for name in names {
+      guard let k = StrategyKind(rawValue: name) else { return nil }
       if !out.contains(k) { out.append(k) }
     }
     return out.isEmpty ? nil : out

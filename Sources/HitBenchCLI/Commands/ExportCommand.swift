@@ -29,7 +29,12 @@ enum ExportCommand {
       expected: "an integer from 1 to 1000000"
     ) { s in ArgumentValues.integer(in: 1...1_000_000)(s).map { [$0] } }
     CommonOptions.time(&p, \.time)
-    p.option("--out", optional: \.out, valueName: "DIR", help: "the directory to write", expected: "a directory") {
+    p.option(
+      "--out", optional: \.out, valueName: "DIR",
+      help:
+        "the directory to write boxes.csv and points.csv in (created when missing; both checked before either is written)",
+      expected: "a directory"
+    ) {
       $0.isEmpty ? nil : $0
     }
     return p
@@ -39,6 +44,14 @@ enum ExportCommand {
     var o = Options()
     _ = try parser.parse(args, into: &o)
     guard let dir = o.out else { throw .usage(command: "export", message: "missing --out DIR") }
+    // Both files checked before either is written: a failed export changes no file.
+    do {
+      try FileIO.checkDirectoryCreatable(dir)
+      if FileIO.isDirectory(dir) {
+        try FileIO.checkWritable(dir + "/boxes.csv")
+        try FileIO.checkWritable(dir + "/points.csv")
+      }
+    } catch { throw .file(error) }
     let model = try RunCommand.loadScene(o.run, command: "export")
     let builder = PresentationFrameBuilder(root: model, semantics: o.run.semantics)
     let frame = builder.build(at: o.time)

@@ -27,7 +27,10 @@ enum GenerateCommand {
       "--animated", \.animated, valueName: "F", help: "fraction of layers animated (default 1)",
       expected: "a number from 0 to 1", parse: ArgumentValues.number(in: 0...1))
     CommonOptions.seed(&p, \.seed)
-    p.option("-o", optional: \.output, valueName: "FILE", help: "the scene file to write", expected: "a file path") {
+    p.option(
+      "-o", optional: \.output, valueName: "FILE",
+      help: "the scene file to write (atomically; its directory must exist)", expected: "a file path"
+    ) {
       $0.isEmpty ? nil : $0
     }
     return p
@@ -44,6 +47,7 @@ enum GenerateCommand {
       )
     }
     guard let path = o.output else { throw .usage(command: "generate", message: "missing -o FILE") }
+    do { try FileIO.checkWritable(path) } catch { throw .file(error) }
     let generator = SceneGenerator(kind: kind, layers: o.layers, animatedFraction: o.animated, seed: o.seed)
     // Streamed: each finished top-level layer is written and dropped (kinds that seal them).
     do { try SceneFile.write(to: path, generating: { generator.make(sealing: $0) }) } catch { throw .file(error) }

@@ -35,8 +35,8 @@ enum HittestCommand {
     ) { $0 }
     p.repeatedOption(
       "--point", \.points, valueName: "X,Y",
-      help: "a point in the root layer's superlayer space (repeatable)", expected: "two numbers 'X,Y'",
-      parse: ArgumentValues.point)
+      help: "a point in the root layer's superlayer space (repeatable)", expected: "two finite decimal numbers 'X,Y'",
+      parse: ArgumentValues.finitePoint)
     CommonOptions.semantics(&p, \.semantics)
     p.option(
       "--format", \.format, valueName: "FORMAT", help: "text (default) or json",

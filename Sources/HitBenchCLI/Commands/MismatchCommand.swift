@@ -25,7 +25,7 @@ enum MismatchCommand {
       expected: "a comma-separated list of \(SceneKind.allCases.map(\.rawValue).joined(separator: ", ")) or all"
     ) { s in
       if s == "all" { return SceneKind.allCases }
-      let ks = s.split(separator: ",").map { SceneKind(rawValue: String($0)) }
+      let ks = (ArgumentValues.list(s) ?? []).map { SceneKind(rawValue: $0) }
       return ks.contains(where: { $0 == nil }) || ks.isEmpty ? nil : ks.map { $0! }
     }
     CommonOptions.layers(&p, \.layers, default: "10,000")

@@ -13,6 +13,9 @@ enum RenderCommand {
 
   /// The most frames one picture holds.
   static let frameLimit = 1000
+  /// The most shapes one picture draws (frames x (layers + points)): about 200 bytes each in
+  /// the file, so a picture stays within a few hundred MB of text and of memory.
+  static let shapeLimit = 1_000_000
 
   struct Options {
     var run = RunConfiguration()
@@ -49,10 +52,10 @@ enum RenderCommand {
     ) { StrategyKind(rawValue: $0) }
     p.repeatedOption(
       "--point", \.points, valueName: "X,Y", help: "a query point in world space (repeatable)",
-      expected: "two numbers 'X,Y'", parse: ArgumentValues.point)
+      expected: "two finite decimal numbers 'X,Y'", parse: ArgumentValues.finitePoint)
     p.option(
       "--output", optional: \.output, valueName: "FILE.svg|FILE.html",
-      help: "the picture to write (atomically): SVG, or a self-contained HTML page",
+      help: "the picture to write (atomically; its directory must exist): SVG, or a self-contained HTML page",
       expected: "a path ending in .svg or .html"
     ) { ($0.hasSuffix(".svg") && $0.count > 4) || ($0.hasSuffix(".html") && $0.count > 5) ? $0 : nil }
     return p
@@ -61,14 +64,26 @@ enum RenderCommand {
   static func run(_ args: [String]) throws(CommandError) {
     var o = Options()
     o.run.queries = [0]
-    _ = try parser.parse(args, into: &o)
+    let given = try parser.parse(args, into: &o).given
+    if given.contains("--time") && given.contains("--times") {
+      throw .usage(command: "render", message: "--time and --times both give the time: use one")
+    }
     guard let output = o.output else {
       throw .usage(command: "render", message: "missing --output FILE.svg or FILE.html")
     }
+    do { try FileIO.checkWritable(output) } catch { throw .file(error) }
     let model = try RunCommand.loadScene(o.run, command: "render")
     let names = model.subtreeInPreorder.enumerated().map { i, l in l.name ?? "#\(i)" }
     let kind = o.strategy ?? .treeWalk
     let times = o.times ?? [o.time]
+    let perFrame = names.count + (o.points.isEmpty ? (o.run.queries.first ?? 0) : o.points.count)
+    guard times.count * perFrame <= shapeLimit else {
+      throw .usage(
+        command: "render",
+        message:
+          "\(times.count) frames x (\(names.count) layers + \(perFrame - names.count) points) is more than the \(shapeLimit) shapes a picture draws: fewer frames, points or layers"
+      )
+    }
     // The tree drawn: the presentation tree unless only the model tree is asked for.
     let animated = o.trees.contains(.presentation)
     let presentation = PresentationFrameBuilder(root: model, semantics: o.run.semantics)

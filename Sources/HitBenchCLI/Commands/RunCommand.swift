@@ -45,7 +45,7 @@ enum RunCommand {
       "--queries", \.config.queries, valueName: "Q[,Q...]", help: "queries per frame (default 100)",
       expected: "comma-separated integers from 1 to 1000000"
     ) { s in
-      let qs = s.split(separator: ",").map { Int($0) }
+      let qs = (ArgumentValues.list(s) ?? []).map { Int($0) }
       guard !qs.isEmpty, qs.allSatisfy({ $0 != nil && $0! >= 1 && $0! <= 1_000_000 }) else { return nil }
       return qs.map { $0! }
     }
@@ -113,7 +113,8 @@ enum RunCommand {
     )
     p.option(
       "--failures", \.failures, valueName: "DIR",
-      help: "where --verify writes disagreeing scenes (default run-failures)",
+      help:
+        "where --verify writes disagreeing scenes (default run-failures; created when missing, checked before the first frame)",
       expected: "a directory"
     ) { $0.isEmpty ? nil : $0 }
     p.option(
@@ -126,12 +127,14 @@ enum RunCommand {
       expected: "a comma-separated list of \(ReportColumn.all.map(\.name).joined(separator: ", ")), or all"
     ) { s in
       if s == "all" { return ReportColumn.all }
-      let names = s.split(separator: ",").map(String.init)
+      guard let names = ArgumentValues.list(s) else { return nil }
       let columns = names.compactMap(ReportColumn.named)
       return !columns.isEmpty && columns.count == names.count ? columns : nil
     }
     p.option(
-      "--output", optional: \.output, valueName: "FILE", help: "write the report here (atomically) instead of stdout",
+      "--output", optional: \.output, valueName: "FILE",
+      help:
+        "write the report here (atomically; its directory must exist, checked before the first frame) instead of stdout",
       expected: "a file path"
     ) { $0.isEmpty ? nil : $0 }
     p.option(
@@ -220,6 +223,12 @@ enum RunCommand {
     for c in configs {
       if let problem = c.sizeProblem { throw .usage(command: "run", message: problem) }
     }
+    // Every output is checked before the first frame: a run of minutes does not end in a
+    // report or a disagreement it cannot write.
+    do {
+      if let path = o.output { try FileIO.checkWritable(path) }
+      if o.config.verify { try FileIO.checkDirectoryCreatable(o.failures) }
+    } catch { throw .file(error) }
     let progress = Progress(total: configs.count, label: "run")
     var results: [Measurement] = []
     // A configuration's model is kept past its run only when it answered wrongly (for the

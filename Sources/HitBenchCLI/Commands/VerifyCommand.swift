@@ -73,7 +73,8 @@ enum VerifyCommand {
       help: "the real layouts among the large scenes (default the repository's data/scenes)", expected: "a directory"
     ) { $0.isEmpty ? nil : $0 }
     p.option(
-      "--output", \.output, valueName: "DIR", help: "where disagreeing scenes are written (default verify-failures)",
+      "--output", \.output, valueName: "DIR",
+      help: "where disagreeing scenes are written (default verify-failures; created when missing, checked first)",
       expected: "a directory"
     ) { $0.isEmpty ? nil : $0 }
     p.option(
@@ -105,6 +106,8 @@ enum VerifyCommand {
   static func run(_ args: [String]) throws(CommandError) {
     var o = Options()
     _ = try parser.parse(args, into: &o)
+    // Checked before the first scene: a disagreement found after minutes is not lost.
+    do { try FileIO.checkDirectoryCreatable(o.output) } catch { throw .file(error) }
     var v = Verifier()
     v.scenes = o.scenes
     v.points = o.points
