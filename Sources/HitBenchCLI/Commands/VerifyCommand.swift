@@ -31,6 +31,7 @@ enum VerifyCommand {
     var flag = false
     var order = false
     var staleWindows = false
+    var keep = 5
     var histories = 50
     var frames = 48
   }
@@ -48,6 +49,8 @@ enum VerifyCommand {
       in: 0...1_000_000)
     CommonOptions.integer(
       &p, "--frames", \.frames, valueName: "F", help: "frames per history (default 48)", in: 1...100_000)
+    CommonOptions.integer(
+      &p, "--keep", \.keep, valueName: "K", help: "disagreements written with minimal scenes (default 5)", in: 1...1000)
     CommonOptions.seed(&p, \.seed)
     p.option(
       "--strategy", \.strategies, valueName: "A,B|all",
@@ -115,6 +118,7 @@ enum VerifyCommand {
     if !o.strategies.isEmpty { v.strategies = o.strategies.filter { $0 != .treeWalk } }
     if !o.semantics.isEmpty { v.semantics = o.semantics }
     v.trees = o.trees
+    v.keep = o.keep
     v.histories = o.histories
     v.framesPerHistory = o.frames
     v.generator = RandomScene(layerCount: o.layers, hostile: true, animatedFraction: o.animated)
