@@ -43,13 +43,21 @@ public struct Homography: Hashable, Sendable {
     m11 * (m22 * m44 - m24 * m42) - m12 * (m21 * m44 - m24 * m41) + m14 * (m21 * m42 - m22 * m41)
   }
 
-  /// The inverse map, or nil when the map is singular or the inverse is not finite.
+  /// The inverse map, or nil when the map is singular or the inverse is not finite. Singular
+  /// includes a determinant within rounding of zero (at most 8 units of roundoff of the terms
+  /// that make it): a level composed in Double from an exactly singular 4x4 (a sublayerTransform
+  /// that scales x by 0 under a perspective transform) keeps a determinant of a few ulps, and its
+  /// "inverse" would send points on the image line into the layer (docs/semantics.md, section 5, decision 4).
   @inlinable public var inverted: Homography? {
     let c11 = m22 * m44 - m24 * m42
     let c12 = m24 * m41 - m21 * m44
     let c14 = m21 * m42 - m22 * m41
     let det = m11 * c11 + m12 * c12 + m14 * c14
-    guard det != 0, det.isFinite else { return nil }
+    let terms =
+      Swift.abs(m11) * (Swift.abs(m22 * m44) + Swift.abs(m24 * m42))
+      + Swift.abs(m12) * (Swift.abs(m24 * m41) + Swift.abs(m21 * m44))
+      + Swift.abs(m14) * (Swift.abs(m21 * m42) + Swift.abs(m22 * m41))
+    guard det != 0, det.isFinite, Swift.abs(det) > 8 * (Double.ulpOfOne / 2) * terms else { return nil }
     let k = 1 / det
     let r = Homography(
       m11: c11 * k, m12: (m14 * m42 - m12 * m44) * k, m14: (m12 * m24 - m14 * m22) * k,
