@@ -149,8 +149,10 @@ public struct Verifier {
     /// The tolerated comparisons' share of all comparisons.
     public var toleratedShare: Double { comparisons > 0 ? Double(tolerated) / Double(comparisons) : 0 }
     /// The largest tolerated share of any one strategy, preset and tree.
-    public var worstToleratedShare: (key: TallyKey, share: Double)? {
-      tallies.map { ($0.key, $0.value.toleratedShare) }.max { $0.1 < $1.1 }
+    public var worstToleratedShare: (key: TallyKey, share: Double, acrossFrames: Bool)? {
+      let single = tallies.map { ($0.key, $0.value.toleratedShare, false) }
+      let histories = historyTallies.map { ($0.key, $0.value.toleratedShare, true) }
+      return (single + histories).max { $0.1 < $1.1 }
     }
     /// Disagreements of one strategy, over every preset and tree.
     public func disagreements(of strategy: StrategyKind) -> Int {

@@ -3,9 +3,9 @@ import Presentation
 import Scenes
 import TestSupport
 import Testing
-import Verification
 
 @testable import HitTesting
+@testable import Verification
 
 /// Verification that follows a strategy's history (docs/reliability.md, "Across frames"): one
 /// instance of every strategy driven through sequences of frames (steady clocks at many rates,
@@ -81,6 +81,22 @@ import Verification
       }
       #expect(wrong.isEmpty, "\(kind) wrong at t = \(wrong)")
     }
+  }
+
+  /// A history's tolerated share counts like a single time's: over the limit, the report fails
+  /// and names it as the worst (the CLI once looked for it among the single-time tallies only).
+  @Test func aHistoryTallyOverTheToleratedLimitFails() {
+    var report = Verifier.Report()
+    let key = Verifier.TallyKey(strategy: "grid", semantics: "calayer", tree: .presentation)
+    var tally = Verifier.Tally()
+    tally.comparisons = 10_000
+    tally.tolerated = 10
+    report.tallies[key] = tally
+    #expect(report.passed)
+    tally.tolerated = 400
+    report.historyTallies[key] = tally
+    #expect(!report.passed)
+    #expect(report.worstToleratedShare?.acrossFrames == true)
   }
 
   /// `hittest --replay`'s form round-trips: the replayed times are the history's, bit for bit.

@@ -130,10 +130,15 @@ enum VerifyCommand {
     progress.finish()
     print(report)
     if report.disagreementCount == 0 && !report.passed {
-      let (key, t) = report.tallies.first { $0.value.exceedsToleratedLimit }!
-      throw .failed(
-        "\(key) tolerated \(t.tolerated) of \(t.comparisons) answers (\(formatNumber((t.toleratedShare * 1e5).rounded() / 1e3))%), beyond the limit"
-      )
+      // The first tally over the limit, single-time ones first, then the histories'.
+      let over =
+        report.tallies.first { $0.value.exceedsToleratedLimit }.map { ($0.key, $0.value, "") }
+        ?? report.historyTallies.first { $0.value.exceedsToleratedLimit }.map { ($0.key, $0.value, " across frames") }
+      if let (key, t, scope) = over {
+        throw .failed(
+          "\(key)\(scope) tolerated \(t.tolerated) of \(t.comparisons) answers (\(formatNumber((t.toleratedShare * 1e5).rounded() / 1e3))%), beyond the limit"
+        )
+      }
     }
     guard report.disagreementCount > 0 else { return }
     if let fault = v.fault {
@@ -204,7 +209,7 @@ enum VerifyCommand {
     }
     let share = formatNumber((report.toleratedShare * 1e5).rounded() / 1e3)
     let worst = report.worstToleratedShare.map {
-      " (worst \($0.key): \(formatNumber(($0.share * 1e5).rounded() / 1e3))%)"
+      " (worst \($0.key)\($0.acrossFrames ? " across frames" : ""): \(formatNumber(($0.share * 1e5).rounded() / 1e3))%)"
     }
     Output.out(
       "\(report.comparisons) comparisons, \(report.tolerated) tolerated (\(share)%\(worst ?? ""): within rounding of an edge; limit \(formatNumber(AnswerComparison.toleratedShareLimit * 100))% for each strategy, preset and tree, beyond chance at p < 0.001), \(report.disagreementCount) disagreements; largest scene \(report.largestScene) layers\n"
