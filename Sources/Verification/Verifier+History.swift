@@ -4,7 +4,8 @@ import LayerModel
 import Scenes
 
 extension Verifier {
-  /// History k: its seed, scene (biased toward boundaries), preset, tree and frames.
+  /// History k: its seed, scene (biased toward boundaries, or every `largeSceneEvery`-th a
+  /// generated kind), preset, tree and frames.
   public func history(_ k: Int) -> (
     seed: UInt64, model: Layer, semantics: HitTestSemantics, tree: HitTestTree, history: FrameHistory
   ) {
@@ -14,7 +15,19 @@ extension Verifier {
     let fps =
       rng.chance(0.6)
       ? [120, 60, 30][rng.below(3)] : [24, 59.94, 90, 144, 240, rng.uniform(20, 250)][rng.below(6)]
-    let model = boundaryScenes.make(seed: s, frameInterval: 1 / fps)
+    // Every `largeSceneEvery`-th history runs on a generated kind of a few hundred layers (its
+    // own animations, the history's clock and windows): windows over many groups, overflow
+    // lists, staggered expiries.
+    let model: Layer
+    if largeSceneEvery > 0 && k % largeSceneEvery == largeSceneEvery - 1 {
+      let kinds = SceneKind.allCases
+      model = SceneGenerator(
+        kind: kinds[(k / largeSceneEvery) % kinds.count], layers: 200 + rng.below(600), animatedFraction: rng.unit(),
+        seed: s
+      ).make()
+    } else {
+      model = boundaryScenes.make(seed: s, frameInterval: 1 / fps)
+    }
     let sem = semantics[rng.below(semantics.count)]
     // The presentation tree three times in four: only it moves.
     let tree =
@@ -48,6 +61,7 @@ extension Verifier {
     let kinds = [StrategyKind.treeWalk] + strategies.filter { $0 != .treeWalk }
     let sessions = kinds.map { StrategySession($0, model: model, semantics: sem, options: options, faults: faults) }
     report.historiesRun += 1
+    report.largestScene = Swift.max(report.largestScene, sessions.first?.builder.layers.count ?? 0)
     for (i, t) in h.times.enumerated() {
       let reference = PresentationFrameBuilder(root: model, semantics: sem)
       var walk = TreeWalk()
