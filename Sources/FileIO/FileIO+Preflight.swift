@@ -13,28 +13,13 @@ extension FileIO {
   /// FIFO that can be written (or none yet), in an existing directory the process can create
   /// files in; not a directory, not a dangling link, not an empty name.
   public static func checkWritable(_ path: String) throws(FileIOError) {
-    guard !path.isEmpty else { throw FileIOError(.cannotCreate, path: path, message: "an empty file name") }
-    var target = path
-    var lst = stat()
-    if lstat(path, &lst) == 0 && lst.st_mode & S_IFMT == S_IFLNK {
-      guard let resolved = realpath(path, nil) else {
-        throw FileIOError(.cannotCreate, path: path, message: "is a symbolic link to a missing file")
+    let (target, existing) = try _writeTarget(path)
+    if let st = existing, st.st_mode & S_IFMT != S_IFREG {
+      // Written in place.
+      guard access(target, W_OK) == 0 else {
+        throw FileIOError(.cannotCreate, path: path, message: "cannot write: \(_errnoText())")
       }
-      target = String(cString: resolved)
-      free(resolved)
-    }
-    var st = stat()
-    if stat(target, &st) == 0 {
-      switch st.st_mode & S_IFMT {
-      case S_IFDIR: throw FileIOError(.cannotCreate, path: path, message: "is a directory")
-      case S_IFREG: break
-      default:
-        // Written in place.
-        guard access(target, W_OK) == 0 else {
-          throw FileIOError(.cannotCreate, path: path, message: "cannot write: \(_errnoText())")
-        }
-        return
-      }
+      return
     }
     let dir = _directory(of: target)
     guard isDirectory(dir) else {

@@ -122,26 +122,11 @@ public enum FileIO {
   /// The atomic write, with `emit` writing the whole content to the file descriptor (false: it
   /// failed, with errno set).
   static func _writeAtomically(to path: String, _ emit: (Int32) -> Bool) throws(FileIOError) {
-    guard !path.isEmpty else { throw FileIOError(.cannotCreate, path: path, message: "an empty file name") }
-    var target = path
-    var lst = stat()
-    if lstat(path, &lst) == 0 && lst.st_mode & S_IFMT == S_IFLNK {
-      guard let resolved = realpath(path, nil) else {
-        throw FileIOError(.cannotCreate, path: path, message: "is a symbolic link to a missing file")
-      }
-      target = String(cString: resolved)
-      free(resolved)
+    let (target, existing) = try _writeTarget(path)
+    if let st = existing, st.st_mode & S_IFMT != S_IFREG {
+      return try _writeInPlace(emit, to: target, shownAs: path)
     }
-    var st = stat()
-    let exists = stat(target, &st) == 0
-    if exists {
-      switch st.st_mode & S_IFMT {
-      case S_IFREG: break
-      case S_IFDIR: throw FileIOError(.cannotCreate, path: path, message: "is a directory")
-      default: return try _writeInPlace(emit, to: target, shownAs: path)
-      }
-    }
-    let mode: mode_t = exists ? st.st_mode & 0o7777 : _defaultMode()
+    let mode: mode_t = existing.map { $0.st_mode & 0o7777 } ?? _defaultMode()
     let dir = _directory(of: target)
     var (fd, tmp) = try _createTemporary(in: dir, for: path)
     _pendingTemporary.set(tmp)
@@ -160,6 +145,27 @@ public enum FileIO {
       throw FileIOError(.cannotCreate, path: path, message: failure)
     }
     tmp = ""
+  }
+
+  /// What an atomic write of `path` writes to: the path, or a symbolic link's target, and its
+  /// status when it exists (a regular file is replaced, a device or FIFO written in place).
+  /// Throws for an empty name, a dangling link or a directory. Shared by the write and its
+  /// preflight (`checkWritable`), so both apply one rule.
+  static func _writeTarget(_ path: String) throws(FileIOError) -> (target: String, existing: stat?) {
+    guard !path.isEmpty else { throw FileIOError(.cannotCreate, path: path, message: "an empty file name") }
+    var target = path
+    var lst = stat()
+    if lstat(path, &lst) == 0 && lst.st_mode & S_IFMT == S_IFLNK {
+      guard let resolved = realpath(path, nil) else {
+        throw FileIOError(.cannotCreate, path: path, message: "is a symbolic link to a missing file")
+      }
+      target = String(cString: resolved)
+      free(resolved)
+    }
+    var st = stat()
+    guard stat(target, &st) == 0 else { return (target, nil) }
+    if st.st_mode & S_IFMT == S_IFDIR { throw FileIOError(.cannotCreate, path: path, message: "is a directory") }
+    return (target, st)
   }
 
   /// The names in a directory (not `.` or `..`), sorted; nil when it cannot be read.

@@ -286,15 +286,15 @@ enum RunCommand {
   /// i / fps), with the window that makes a replay of them disagree: the run's pinned window,
   /// else (chosen by cost) none pinned if that disagrees, else the length the strategy had at the
   /// frame. nil for a fresh strategy's first frame.
-  static func replayedHistory(_ d: Verifier.Disagreement, _ f: Measurement.Failure, _ c: RunConfiguration)
-    -> FrameHistory?
-  {
+  static func replayedHistory(
+    _ d: Verifier.Disagreement, _ f: Measurement.Failure, _ c: RunConfiguration, layers: Int
+  ) -> FrameHistory? {
     // The first frame: a fresh instance at one time.
     guard f.frame > 0 else { return nil }
     let runs = [FrameHistory.Run(start: 0, frames: f.frame + 1, fps: c.fps)]
     if let w = c.windowSeconds { return FrameHistory(runs: runs, windowMilliseconds: w * 1000) }
     // Trying a window replays the frames over the whole scene: not on a large scene's long run.
-    guard Double(f.frame + 1) * Double(d.model.subtreeInPreorder.count) <= 5e7 else { return FrameHistory(runs: runs) }
+    guard Double(f.frame + 1) * Double(layers) <= 5e7 else { return FrameHistory(runs: runs) }
     var candidates = [FrameHistory(runs: runs)]
     if f.windowSeconds > 0 { candidates.append(FrameHistory(runs: runs, windowMilliseconds: f.windowSeconds * 1000)) }
     for h in candidates
@@ -325,7 +325,7 @@ enum RunCommand {
           sceneSeed: c.seed, sceneName: "\(m.scene) \(m.layers)", time: f.time, semantics: c.semantics,
           tree: c.modelTree ? .model : .presentation, strategy: kind, point: f.point, expected: f.expected,
           answer: f.answer, model: model, faults: c.faults)
-        d.history = replayedHistory(d, f, c)
+        d.history = replayedHistory(d, f, c, layers: m.layers)
         // Each check of the minimisation replays the frames: fewer checks on long runs of large scenes.
         let work = Double(d.history?.times.count ?? 1) * Double(Swift.max(m.layers, 1))
         let minimal = Verifier.minimize(d, budget: Int(Swift.max(20, Swift.min(400, 2e7 / work))))
