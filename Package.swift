@@ -80,6 +80,8 @@ let package = Package(
     .target(name: "Columns", swiftSettings: checked),
     // Cache prefetch hints (inline C: Swift has no spelling for them).
     .target(name: "CPrefetch"),
+    // Thread placement: the current CPU, pinning (inline C: Glibc's module lacks the GNU calls).
+    .target(name: "CThreads"),
     // The monotonic and process CPU clocks.
     .target(name: "Clocks", swiftSettings: checked),
     // Geometry, layers, hit-test semantics, media timing and animations: the model tree.
@@ -91,7 +93,7 @@ let package = Package(
     .target(name: "SceneFormat", dependencies: ["LayerModel", "JSON", "FileIO"], swiftSettings: checked),
     // The presentation tree at time t, flattened: PresentationFrame and its builder.
     .target(
-      name: "Presentation", dependencies: ["LayerModel", "Allocations", "Columns", "CPrefetch"],
+      name: "Presentation", dependencies: ["LayerModel", "Allocations", "Clocks", "Columns", "CPrefetch", "CThreads"],
       swiftSettings: hotPath + [.enableExperimentalFeature("Lifetimes")]),
     // The hit-test strategies and the generic loops that drive them.
     .target(
@@ -153,7 +155,7 @@ let package = Package(
     .testTarget(
       name: "BenchKitTests",
       dependencies: [
-        "BenchKit", "HitTesting", "Scenes", "LayerModel", "Presentation", "SceneFormat",
+        "BenchKit", "HitTesting", "Scenes", "LayerModel", "Presentation", "SceneFormat", "Clocks",
       ],
       swiftSettings: checked),
     .testTarget(

@@ -6,8 +6,8 @@ import Scenes
 /// Strategy lists are read when a suite is first used, so the peers registered by
 /// `hitbench-peers` are in them.
 public let allSuites: [Suite] = [
-  defaultSuite, scalingSuite, crossoverSuite, buildSuite, timeAwareSuite, windowsSuite, animatedFractionSuite,
-  workloadsSuite, scenesSuite,
+  defaultSuite, scalingSuite, crossoverSuite, buildSuite, threadsSuite, timeAwareSuite, windowsSuite,
+  animatedFractionSuite, workloadsSuite, scenesSuite,
 ]
 
 /// Strategies whose frame at this size would take seconds: the walks visit every layer of a
@@ -97,6 +97,34 @@ public let buildSuite = Suite("build", "the presentation build: particles, app, 
   Target.atMost(
     "particles 1,000,000, 2 threads: build <= 50 ms",
     ResultQuery(scene: "particles", layers: 1_000_000, strategy: "grid", threads: 2), .presentationNsMean, 50e6)
+}
+
+/// What the second core costs: every rebuild strategy on app and particles at 10,000 layers
+/// with the presentation built on one thread and on two, and every own strategy on the idle
+/// screen (1% animated). Real-time paced, so that the build's workers wait between frames as
+/// in an app: a worker that busy-waits there shows as CPU far above the wall frame.
+public let threadsSuite = Suite(
+  "threads", "CPU against wall time: rebuilds on app and particles 10k on 1 and 2 threads, Q = 1, 100, 1000; idle 1%"
+) {
+  let rebuilds = ownStrategies.filter { $0.family == .rebuild }
+  for kind in [SceneKind.app, .particles] {
+    for threads in [1, 2] {
+      Run(
+        kind, layers: 10_000, queries: [1, 100, 1000], strategies: rebuilds, frames: 120, warmup: 10, threads: threads)
+    }
+  }
+  Run(.idle, layers: 10_000, animated: 0.01, queries: [1, 100], strategies: ownStrategies, frames: 120, warmup: 10)
+} targets: {
+  let twoThreads = ResultQuery(family: "rebuild", threads: 2)
+  Target.everyWithin(
+    "2 threads, every rebuild: CPU per frame <= 2x the wall frame (no busy-waiting)", twoThreads, .cpuNsMean,
+    atMost: 2, of: .frameNsMean)
+  Target.everyAgainstThreads(
+    "2 threads, every rebuild: CPU per frame <= 1.25x the same frame built on one thread", twoThreads, threads: 1,
+    .cpuNsMean, atMost: 1.25)
+  Target.everyWithin(
+    "idle screen, 1% animated, every own strategy: CPU per frame <= 1.3x the wall frame",
+    ResultQuery(scene: "idle", excludingFamily: "peer"), .cpuNsMean, atMost: 1.3, of: .frameNsMean)
 }
 
 /// The strategies that use time against the best rebuilds and the lazy walk, end to end, on

@@ -22,7 +22,7 @@ COLORS = dict(zip(STRATEGIES, ["#444444", "#1f77b4", "#17becf", "#d62728", "#ff7
                                "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#a55194", "#ce6dbd"]))
 MARKERS = dict(zip(STRATEGIES, ["o", "s", "^", "D", "v", "P", "*", "X", "h", "<", ">",
                                 "1", "2", "3", "4", "x", "+", "d"]))
-SUITES = ["default", "scaling", "crossover", "build", "time-aware", "windows", "animated-fraction", "workloads", "scenes"]
+SUITES = ["default", "scaling", "crossover", "build", "threads", "time-aware", "windows", "animated-fraction", "workloads", "scenes"]
 
 
 def load(d, suite):

@@ -12,7 +12,7 @@ import re
 import subprocess
 import sys
 
-SUITES = ["default", "scaling", "crossover", "build", "time-aware", "windows", "animated-fraction", "workloads", "scenes"]
+SUITES = ["default", "scaling", "crossover", "build", "threads", "time-aware", "windows", "animated-fraction", "workloads", "scenes"]
 
 
 def load(d, suite):

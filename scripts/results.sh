@@ -17,7 +17,7 @@ bash scripts/setup.sh
 mode="${1:-measure}"
 out=data/results
 bin=.build/release/hitbench
-suites=(default scaling crossover build time-aware windows animated-fraction workloads scenes)
+suites=(default scaling crossover build threads time-aware windows animated-fraction workloads scenes)
 verify_scenes=2000
 if [ "$mode" = "--asan" ]; then
   out=$(mktemp -d)

@@ -47,6 +47,39 @@ import Testing
     #expect(try hitbench(["run", "--window", "5000"]).status == 64)
   }
 
+  /// CPU per frame split by thread: the frame's own, the build's workers and the rest add up
+  /// to the whole; a time-aware strategy's window builds (pinned short, so there are many)
+  /// count as background work, never as build workers.
+  @Test func cpuPerFrameSplitsByThread() throws {
+    let out = tmp("cpu.json")
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let r = try hitbench([
+      "run", "--scene", "particles", "--layers", "3000", "--queries", "10", "--frames", "24", "--warmup", "2",
+      "--threads", "2", "--strategy", "grid,window-grid", "--window", "20", "--format", "json", "--output", out,
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+    let doc = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
+    let results = try #require(doc["results"] as? [[String: Any]])
+    #expect(results.count == 2)
+    for res in results {
+      func mean(_ key: String) throws -> Double {
+        try #require((res[key] as? [String: Any])?["mean"] as? Double, "\(key)")
+      }
+      let name = res["strategy"] as? String ?? "?"
+      let total = try mean("cpuNs")
+      let thread = try mean("cpuThreadNs")
+      let workers = try mean("cpuBuildWorkersNs")
+      let background = try mean("cpuBackgroundNs")
+      #expect(abs(thread + workers + background - total) <= Swift.max(total * 1e-9, 1), "\(name)")
+      #expect(thread > 0, "\(name)")
+      if name == "window-grid" {
+        #expect(workers == 0, "window-grid builds no presentation frame")
+        #expect(background > 0, "window-grid's window builds ran on its background thread")
+      }
+    }
+  }
+
   @Test func tableCsvAndMarkdown() throws {
     for format in ["table", "csv", "markdown"] {
       let r = try hitbench([

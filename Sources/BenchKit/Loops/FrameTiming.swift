@@ -17,6 +17,12 @@ public struct FrameTiming: Sendable {
   /// other thread's (a build's worker, a background re-index) from this frame's start to the
   /// next one's, so work done between frames is charged to the frame that posted it.
   public var cpuNs: UInt64 = 0
+  /// `cpuNs` split by thread: the frame's own thread over the timed region, the presentation
+  /// build's workers (`HelperThreads.Role.buildWorker`), and every other thread (a time-aware
+  /// strategy's background builder). The three add up to `cpuNs`.
+  public var cpuThreadNs: UInt64 = 0
+  public var cpuBuildWorkersNs: UInt64 = 0
+  public var cpuBackgroundNs: UInt64 = 0
   /// Rows the build recomputed (frame strategies), and the strategy's own work counters.
   public var rowsRecomputed = 0
   public var counters = StrategyCounters()

@@ -73,12 +73,7 @@ public enum TimedFrames {
     // Other threads' CPU since the last frame started, charged to that frame once the next
     // one starts (the last frame's at the end).
     var pending: (timing: FrameTiming, index: Int, points: UnsafeBufferPointer<Point>)?
-    var othersAtStart: UInt64 = 0
-    func otherThreadsCPU() -> UInt64 {
-      let all = Clocks.processCPUNanoseconds()
-      let mine = Clocks.threadCPUNanoseconds()
-      return all > mine ? all &- mine : 0
-    }
+    var othersAtStart = _OtherThreadsCPU()
     // The measured frames' windows, and one frame's clock step, for `windowsAtLeast`.
     var windowSeconds = 0.0
     let step = loop.times.count > 1 ? loop.times[1] - loop.times[0] : 0
@@ -93,7 +88,7 @@ public enum TimedFrames {
         if let p = pending {
           // The previous frame ends here: its allocations and other threads' work run to now.
           var t = p.timing
-          t.cpuNs &+= _growth(othersAtStart, otherThreadsCPU())
+          _OtherThreadsCPU.now().charge(since: othersAtStart, to: &t)
           let h0 = Clocks.monotonicNanoseconds()
           hooks.frameDidEnd(
             p.index, time: loop.times[p.index], timing: t, points: p.points, answers: UnsafeBufferPointer(answers))
@@ -102,13 +97,14 @@ public enum TimedFrames {
         }
         hooks.frameWillStart(f)
         var timing = FrameTiming()
-        othersAtStart = otherThreadsCPU()
+        othersAtStart = .now()
         let cpu0 = Clocks.threadCPUNanoseconds()
         prepare(&strategy, loop.times[f], &timing)
         let t0 = Clocks.monotonicNanoseconds()
         strategy.answer(pts, into: answers)
         timing.queriesNs = Clocks.monotonicNanoseconds() &- t0
-        timing.cpuNs = Clocks.threadCPUNanoseconds() &- cpu0
+        timing.cpuThreadNs = Clocks.threadCPUNanoseconds() &- cpu0
+        timing.cpuNs = timing.cpuThreadNs
         timing.counters = strategy.counters
         if f >= loop.warmup { windowSeconds += timing.counters.windowSeconds }
         var last = f == loop.times.count - 1
@@ -124,7 +120,7 @@ public enum TimedFrames {
           last = loop.windowsAtLeast <= 0 || step <= 0 || held >= loop.windowsAtLeast
         }
         if last {
-          timing.cpuNs &+= _growth(othersAtStart, otherThreadsCPU())
+          _OtherThreadsCPU.now().charge(since: othersAtStart, to: &timing)
           hooks.frameDidEnd(f, time: loop.times[f], timing: timing, points: pts, answers: UnsafeBufferPointer(answers))
         } else {
           pending = (timing, f, pts)
@@ -143,5 +139,33 @@ public enum TimedFrames {
       indexBytes: strategy.memoryFootprint, testedPerQuery: tested, nsPerCandidate: perCandidate)
     outcome.strategyBytes = Swift.max(AllocationCounter.liveBytes() - heldBefore, 0)
     return outcome
+  }
+}
+
+/// The CPU time of the threads other than the frame's, read at one moment: the build's workers,
+/// and all of them (process minus this thread; two readings, so the difference can step back
+/// by a tick).
+@usableFromInline struct _OtherThreadsCPU {
+  @usableFromInline var buildWorkers: UInt64 = 0
+  @usableFromInline var all: UInt64 = 0
+
+  @inlinable init() {}
+
+  @inlinable static func now() -> _OtherThreadsCPU {
+    var r = _OtherThreadsCPU()
+    r.buildWorkers = HelperThreads.cpuNanoseconds(.buildWorker)
+    let process = Clocks.processCPUNanoseconds()
+    let mine = Clocks.threadCPUNanoseconds()
+    r.all = process > mine ? process &- mine : 0
+    return r
+  }
+
+  /// Adds what the other threads spent since `start` to a frame's CPU time.
+  @inlinable func charge(since start: _OtherThreadsCPU, to timing: inout FrameTiming) {
+    let all = TimedFrames._growth(start.all, self.all)
+    let workers = Swift.min(TimedFrames._growth(start.buildWorkers, buildWorkers), all)
+    timing.cpuNs &+= all
+    timing.cpuBuildWorkersNs &+= workers
+    timing.cpuBackgroundNs &+= all &- workers
   }
 }

@@ -40,8 +40,8 @@ public struct ReportColumn: Sendable, Hashable {
 
   /// What the default table shows: 120 columns wide with the longest names.
   public static let defaults: [ReportColumn] = [
-    .strategy, .family, .queries, .mean, .p99, .median, .build, .update, .queriesTime, .cpu, .overBudget, .allocations,
-    .note,
+    .strategy, .family, .queries, .mean, .p99, .build, .update, .queriesTime, .cpu, .cpuPerWall, .overBudget,
+    .allocations, .note,
   ]
 
   /// The column named `name`.
@@ -51,8 +51,9 @@ public struct ReportColumn: Sendable, Hashable {
   public static let all: [ReportColumn] = [
     .strategy, .family, .scene, .layers, .animated, .workload, .semantics, .tree, .pacing, .threads, .frames, .queries,
     .mean,
-    .p99, .max, .median, .p90, .min, .stddev, .build, .update, .queriesTime, .hitTest, .cpu, .overBudget,
-    .allocations, .bytes, .nsPerQuery, .nsPerCandidate, .candidates, .tested, .rows, .reindexed, .windowMs, .windows,
+    .p99, .max, .median, .p90, .min, .stddev, .build, .update, .queriesTime, .hitTest, .cpu, .cpuThread, .cpuHelpers,
+    .cpuPerWall, .overBudget, .allocations, .bytes, .nsPerQuery, .nsPerCandidate, .candidates, .tested, .rows,
+    .reindexed, .windowMs, .windows,
     .indexKiB, .memory, .peak, .queryFloor, .updateFloor, .speedup, .note,
   ]
 
@@ -112,6 +113,13 @@ public struct ReportColumn: Sendable, Hashable {
   static let queriesTime = _time("queries-time", "queries", "the Q queries (mean)") { $0.queriesNs.mean }
   static let hitTest = _time("hittest", "hittest", "update + queries (mean)") { $0.hitTestNs.mean }
   static let cpu = _time("cpu", "cpu", "process CPU time per frame, every thread (mean)") { $0.cpuNs.mean }
+  static let cpuThread = _time("cpu-thread", "cpu thr", "CPU of the frame's own thread (mean)") { $0.cpuThreadNs.mean }
+  static let cpuHelpers = _time(
+    "cpu-helpers", "cpu help", "CPU of helper threads: build workers + background builders (mean)"
+  ) { $0.cpuBuildWorkersNs.mean + $0.cpuBackgroundNs.mean }
+  static let cpuPerWall = ReportColumn("cpu-wall", "cpu/wall", "CPU per frame over the wall frame (means)") { m, _ in
+    _fixed(m.cpuPerWall, 2)
+  }
   static let overBudget = ReportColumn("over-budget", ">budget", "frames longer than the budget (--budget)") { m, _ in
     "\(m.framesOverBudget)"
   }

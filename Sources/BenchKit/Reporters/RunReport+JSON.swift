@@ -26,6 +26,8 @@ extension RunReport {
       ("presentationNs", summary(m.presentationNs)), ("buildTimingNs", summary(m.buildTimingNs)),
       ("buildOrderNs", summary(m.buildOrderNs)), ("buildComposeNs", summary(m.buildComposeNs)),
       ("updateNs", summary(m.updateNs)), ("queriesNs", summary(m.queriesNs)), ("cpuNs", summary(m.cpuNs)),
+      ("cpuThreadNs", summary(m.cpuThreadNs)), ("cpuBuildWorkersNs", summary(m.cpuBuildWorkersNs)),
+      ("cpuBackgroundNs", summary(m.cpuBackgroundNs)),
       ("budgetNs", .number(m.budgetNs)), ("framesOverBudget", .number(Double(m.framesOverBudget))),
       ("nsPerQuery", .number(m.nsPerQuery)), ("nsPerCandidate", .number(m.nsPerCandidate)),
       ("rowsRecomputedPerFrame", .number(m.rowsRecomputedPerFrame)),

@@ -36,6 +36,12 @@ public struct Measurement: Sendable {
   /// CPU time of the whole process per frame (every thread: the build's worker, a time-aware
   /// strategy's builder).
   public var cpuNs: Summary
+  /// `cpuNs` split by thread: the frame's own thread, the presentation build's workers, and
+  /// every other thread (a time-aware strategy's background builder). Their means add up to
+  /// `cpuNs`'s.
+  public var cpuThreadNs = Summary([])
+  public var cpuBuildWorkersNs = Summary([])
+  public var cpuBackgroundNs = Summary([])
   /// The frame budget (`--budget`) and how many measured frames took longer.
   public var budgetNs: Double
   public var framesOverBudget: Int
@@ -94,6 +100,9 @@ public struct Measurement: Sendable {
   }
 
   public var noisy: Bool { frameNs.isNoisy }
+  /// CPU per frame over the wall frame (means): 1 when one thread worked the whole frame, more
+  /// when helpers worked beside it (or between frames), 0 without frames.
+  public var cpuPerWall: Double { frameNs.mean > 0 ? cpuNs.mean / frameNs.mean : 0 }
   public var queryFloorRatio: Double { queryFloorNs > 0 ? nsPerQuery / queryFloorNs : 0 }
   public var updateFloorRatio: Double { updateFloorNs > 0 ? updateNs.mean / updateFloorNs : 0 }
 }

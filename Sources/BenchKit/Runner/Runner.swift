@@ -315,6 +315,9 @@ final class _Recorder: FrameLoopHooks {
       testedPerQuery: outcome.testedPerQuery, verifiedAnswers: verified, toleratedAnswers: tolerated,
       disagreements: disagreements, queryFloorNs: floors.queryNs, updateFloorNs: floors.updateNs)
     m.windowPinned = c.windowSeconds != nil && m.windowMs > 0
+    m.cpuThreadNs = summary(\.cpuThreadNs)
+    m.cpuBuildWorkersNs = summary(\.cpuBuildWorkersNs)
+    m.cpuBackgroundNs = summary(\.cpuBackgroundNs)
     m.failures = failures
     m.tree = c.modelTree ? HitTestTree.model.rawValue : HitTestTree.presentation.rawValue
     m.pacing = c.pacing.rawValue

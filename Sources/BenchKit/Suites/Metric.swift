@@ -71,6 +71,17 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
   public var statistic: String? { jsonPath.count == 2 ? jsonPath[1] : nil }
 
   /// The value as a person reads it: times in us (ms above 10,000 us), counts as they are.
+  /// Whether the metric is the wall time of the end-to-end frame (a verdict on it also states
+  /// the CPU the frame cost: `describe`).
+  public var isWallFrame: Bool { self == .frameNsMean || self == .frameNsP99 || self == .frameNsMedian }
+
+  /// A result's value as a verdict states it: formatted, and for a wall frame with the CPU per
+  /// frame beside it ("1.2 ms, CPU 1.9 ms"), so that a ranking by wall time shows what each
+  /// frame cost both cores.
+  public func describe(_ m: Measurement) -> String {
+    isWallFrame ? "\(format(value(m))), CPU \(Metric.cpuNsMean.format(m.cpuNs.mean))" : format(value(m))
+  }
+
   public func format(_ v: Double) -> String {
     if isTime {
       if self == .nsPerQuery || self == .nsPerCandidate || self == .presentationNsPerLayer {

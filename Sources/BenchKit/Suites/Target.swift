@@ -114,7 +114,7 @@ extension Target {
       let ratio = metric.value(s) / metric.value(f)
       return .check(
         ratio >= factor,
-        "\(f.strategy) \(metric.format(metric.value(f))) against \(s.strategy) \(metric.format(metric.value(s))): "
+        "\(f.strategy) \(metric.describe(f)) against \(s.strategy) \(metric.describe(s)): "
           + "\(formatRatio(ratio))x (target \(formatRatio(factor))x)")
     }
   }
@@ -124,14 +124,15 @@ extension Target {
     Target(name) { results in
       guard let m = query.best(in: results, by: metric) else { return .missing(query.label) }
       let v = metric.value(m)
-      return .check(v <= limit, "\(m.strategy): \(metric.format(v)) (limit \(metric.format(limit)))")
+      return .check(v <= limit, "\(m.strategy): \(metric.describe(m)) (limit \(metric.format(limit)))")
     }
   }
 
   /// Every result matching `query` has `metric` at most `limit` (for example no allocation).
   public static func everyAtMost(_ name: String, _ query: ResultQuery, _ metric: Metric, _ limit: Double) -> Target {
     _every(name, query, metric.value, largestIsWorst: true) { v, all, worst in
-      .check(v <= limit, "\(_worst(worst)): \(metric.format(v)) over \(all) results (limit \(metric.format(limit)))")
+      .check(
+        v <= limit, "\(_worst(worst)): \(metric.describe(worst)) over \(all) results (limit \(metric.format(limit)))")
     }
   }
 
@@ -155,6 +156,33 @@ extension Target {
         r <= factor,
         "\(_worst(worst)): \(metric.rawValue) \(metric.format(metric.value(worst))) = \(formatRatio(r))x "
           + "\(reference.rawValue) over \(all) results "
+          + "(limit \(formatRatio(factor))x)")
+    }
+  }
+
+  /// Every result matching `query` has `metric` at most `factor` times that of its counterpart
+  /// built on `threads` threads (the same strategy, scene, size, Q and animated share): what a
+  /// second thread costs in CPU. A result without a counterpart is missing, not skipped.
+  public static func everyAgainstThreads(
+    _ name: String, _ query: ResultQuery, threads: Int, _ metric: Metric, atMost factor: Double
+  ) -> Target {
+    Target(name) { results in
+      let all = results.filter(query.matches)
+      guard !all.isEmpty else { return .missing(query.label) }
+      var worst: (ratio: Double, m: Measurement, base: Measurement)?
+      for m in all {
+        let counterpart = ResultQuery(
+          scene: m.scene, layers: m.layers, queries: m.queriesPerFrame, workload: m.workload,
+          animatedFraction: m.animatedFraction, strategy: m.strategy, threads: threads)
+        guard let base = counterpart.one(in: results) else { return .missing(counterpart.label) }
+        let ratio = metric.value(m) / Swift.max(metric.value(base), 1e-9)
+        if worst == nil || ratio > worst!.ratio { worst = (ratio, m, base) }
+      }
+      let w = worst!
+      return .check(
+        w.ratio <= factor,
+        "\(_worst(w.m)): \(metric.format(metric.value(w.m))) on \(w.m.threads) threads against "
+          + "\(metric.format(metric.value(w.base))) on \(threads) = \(formatRatio(w.ratio))x over \(all.count) results "
           + "(limit \(formatRatio(factor))x)")
     }
   }
@@ -197,19 +225,26 @@ extension Target {
         })
       guard !points.isEmpty else { return .missing(fast.label) }
       var ratios: [(Point, Double)] = []
+      // The same pairs by CPU per frame, stated beside a verdict on wall time.
+      var cpuRatios: [Double] = []
       for p in points.sorted(by: { ($0.scene, $0.layers, $0.queries) < ($1.scene, $1.layers, $1.queries) }) {
         let here = results.filter { $0.scene == p.scene && $0.layers == p.layers && $0.queriesPerFrame == p.queries }
         guard let f = fast.best(in: here, by: metric) else { return .missing("\(fast.label) at \(p)") }
         guard let s = slow.best(in: here, by: metric) else { return .missing("\(slow.label) at \(p)") }
         ratios.append((p, metric.value(s) / Swift.max(metric.value(f), 1e-9)))
+        cpuRatios.append(s.cpuNs.mean / Swift.max(f.cpuNs.mean, 1e-9))
       }
-      let geometricMean = Foundation.exp(ratios.map { Foundation.log($0.1) }.reduce(0, +) / Double(ratios.count))
+      func geometric(_ r: [Double]) -> Double {
+        Foundation.exp(r.map { Foundation.log($0) }.reduce(0, +) / Double(r.count))
+      }
+      let geometricMean = geometric(ratios.map(\.1))
+      let byCPU = metric.isWallFrame ? "; by CPU per frame, geometric mean \(formatRatio(geometric(cpuRatios)))x" : ""
       let worst = ratios.min { $0.1 < $1.1 }!
       return .check(
         worst.1 >= worstAtLeast && geometricMean >= geometricMeanAtLeast,
         "geometric mean \(formatRatio(geometricMean))x over \(ratios.count) points (target "
           + "\(formatRatio(geometricMeanAtLeast))x); worst \(formatRatio(worst.1))x at \(worst.0.scene) "
-          + "\(worst.0.layers), Q = \(worst.0.queries) (target \(formatRatio(worstAtLeast))x)")
+          + "\(worst.0.layers), Q = \(worst.0.queries) (target \(formatRatio(worstAtLeast))x)\(byCPU)")
     }
   }
 }

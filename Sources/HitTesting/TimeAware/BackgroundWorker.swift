@@ -1,4 +1,5 @@
 import Allocations
+import Clocks
 import Synchronization
 
 #if canImport(Glibc)
@@ -29,10 +30,12 @@ final class BackgroundWorker: @unchecked Sendable {
       &thread, nil,
       { raw in
         AllocationCounter.registerCurrentThread()
+        HelperThreads.registerCurrentThread(.background)
         // Borrowed, not retained: a strong reference held by the thread would keep the worker
         // alive for ever, and its deinit (which stops and joins the thread) would never run.
         // The borrow is sound because deinit joins the thread before the object is freed.
         Unmanaged<BackgroundWorker>.fromOpaque(raw!)._withUnsafeGuaranteedRef { $0._run() }
+        HelperThreads.unregisterCurrentThread()
         AllocationCounter.unregisterCurrentThread()
         return nil
       }, context)

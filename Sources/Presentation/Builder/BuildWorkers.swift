@@ -1,4 +1,6 @@
 import Allocations
+import CThreads
+import Clocks
 import Synchronization
 
 #if canImport(Glibc)
@@ -7,20 +9,45 @@ import Synchronization
 
 /// Worker threads for the frame builder's passes, created once. A job is a pass and a range
 /// (no closure, so handing one over allocates nothing): the caller posts one job per worker,
-/// runs its own share, then waits. A worker that finished waits for its next job spinning
-/// (yielding its core now and then) for up to `spinNanoseconds`, then sleeps on a condition
-/// variable. Sleeping between passes or between frames closer than that would cost more than
-/// the split saves here: a sleeping thread takes tens to hundreds of microseconds to run again
-/// on a virtual machine, and the kernel tends to wake it on the waker's own core, where it
-/// then competes with the thread that posted the job instead of running beside it.
+/// runs its own share, then waits.
+///
+/// Waiting (docs/optimisation-log.md entry 38 has the sweep behind each choice):
+/// - While a build runs (from `wake()` or its first split pass to `buildDidEnd()`), a worker
+///   waiting for the next pass and the caller waiting for the workers spin, yielding the core
+///   now and then: a parked thread takes hundreds of microseconds to run again on a virtual
+///   machine, more than a pass at 10,000 layers takes. So a build's helpers cost at most the
+///   build's wall time in CPU (a spin is also cut at 2 ms, when the host has descheduled the
+///   thread waited for).
+/// - When the build ends, a worker parks within `spinNanoseconds` (tens of microseconds), so
+///   no thread busy-waits between frames; a build that will split wakes the workers as it
+///   starts, so that their wake-up overlaps the work before its first split pass.
+/// - Each worker is pinned to a CPU of its own (the second allowed CPU, the third...): the
+///   kernel wakes a thread on its waker's CPU, where a worker woken by the frame's thread ran
+///   beside nothing until the balancer moved it, and the split saved no time.
+///
+/// Costs: posting a run is one atomic add, plus a lock and a broadcast when a worker is parked.
 final class BuildWorkers: @unchecked Sendable {
   /// Below this many rows (or layers) a pass is not worth splitting.
-  static let minimumRowsToSplit = 4096
+  static let minimumRowsToSplit = BuildTuning.integer("HITBENCH_BUILD_SPLIT_ROWS", default: 4096)
   /// Below this many rows to recompute, an incremental pass 3 runs on the calling thread: a
   /// few hundred rows cost less than handing half of them to a worker, which on this shared
   /// machine is now and then descheduled for milliseconds (the build's p99).
   static let minimumChangedRowsToSplit = 512
-  static let spinNanoseconds: UInt64 = 5_000_000
+  /// How long a waiting thread spins before it parks when no build runs.
+  static let spinNanoseconds = UInt64(BuildTuning.integer("HITBENCH_BUILD_SPIN_US", default: 20)) * 1000
+  /// How long it spins at most while a build runs.
+  static let buildSpinLimitNanoseconds =
+    UInt64(BuildTuning.integer("HITBENCH_BUILD_SPIN_LIMIT_US", default: 2000)) * 1000
+  /// Whether waiting threads spin for as long as a build runs (else they park after
+  /// `spinNanoseconds` wherever they are), whether a build that will split wakes the parked
+  /// workers as it starts, and whether workers are pinned to CPUs of their own: the sweep's
+  /// settings, on by default.
+  static let spinsThroughBuild = BuildTuning.integer("HITBENCH_BUILD_SPIN_THROUGH", default: 1) != 0
+  static let wakesAhead = BuildTuning.integer("HITBENCH_BUILD_WAKE_AHEAD", default: 1) != 0
+  static let pinsWorkers = BuildTuning.integer("HITBENCH_BUILD_PIN", default: 1) != 0
+  /// Tests only: a pause, in microseconds, between deciding to park and parking (a worker's and
+  /// the caller's), which widens the window a lost wake-up would need (0: none).
+  static let _parkDelayMicroseconds = Atomic<Int>(0)
 
   enum JobKind: Int {
     case evaluateRange, evaluateList, evaluateTracks, composeAll, composeChanged
@@ -52,10 +79,20 @@ final class BuildWorkers: @unchecked Sendable {
   private let generation = Atomic<Int>(0)
   private let completed = Atomic<Int>(0)
   private let stopping = Atomic<Bool>(false)
+  /// Whether a build runs: set by `wake()` and `run`, cleared by `buildDidEnd()`.
+  private let building = Atomic<Bool>(false)
   private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
   private let posted = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-  /// Workers asleep on `posted` (guarded by the mutex).
+  /// Signalled by the last worker to finish a run when the caller parked waiting for it.
+  private let finished = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+  /// Workers asleep on `posted`, and whether the caller is asleep on `finished` (both guarded
+  /// by the mutex).
   private var sleeping = 0
+  private var callerParked = false
+  /// How many times a worker parked, and the caller parked waiting for the workers (guarded by
+  /// the mutex; read by tests to show that they exercised both paths).
+  private(set) var workerParks = 0
+  private(set) var callerParks = 0
   private unowned(unsafe) var builder: PresentationFrameBuilder?
 
   init(count: Int) {
@@ -66,6 +103,7 @@ final class BuildWorkers: @unchecked Sendable {
     results.initialize(repeating: Result(), count: Swift.max(count, 1))
     pthread_mutex_init(mutex, nil)
     pthread_cond_init(posted, nil)
+    pthread_cond_init(finished, nil)
     for i in 0..<count {
       let context = Unmanaged.passRetained(WorkerContext(pool: self, index: i)).toOpaque()
       var t = pthread_t()
@@ -75,9 +113,17 @@ final class BuildWorkers: @unchecked Sendable {
           let c = Unmanaged<WorkerContext>.fromOpaque(raw!).takeRetainedValue()
           // A build's allocations on this thread are the frame's too.
           AllocationCounter.registerCurrentThread()
+          HelperThreads.registerCurrentThread(.buildWorker)
+          if BuildWorkers.pinsWorkers {
+            // Worker i on the (i + 1)-th CPU the process may use (the frame's thread tends to
+            // stay on the first); a refusal leaves it unpinned.
+            let cpu = hitbench_allowed_cpu(Int32(c.index + 1))
+            if cpu >= 0 && cpu != hitbench_allowed_cpu(0) { _ = hitbench_pin_current_thread(cpu) }
+          }
           // Borrowed, not retained (as in BackgroundWorker): a thread that held the pool would
           // keep it alive for ever, and deinit, which stops and joins the threads, never ran.
           c.pool._withUnsafeGuaranteedRef { $0._work(c.index) }
+          HelperThreads.unregisterCurrentThread()
           AllocationCounter.unregisterCurrentThread()
           return nil
         }, context)
@@ -92,18 +138,29 @@ final class BuildWorkers: @unchecked Sendable {
     pthread_mutex_unlock(mutex)
     for t in threads { pthread_join(t, nil) }
     pthread_cond_destroy(posted)
+    pthread_cond_destroy(finished)
     pthread_mutex_destroy(mutex)
     mutex.deallocate()
     posted.deallocate()
+    finished.deallocate()
     jobs.deallocate()
     results.deallocate()
   }
 
-  /// Wakes sleeping workers so that they spin, ready for the jobs a build is about to post: a
-  /// sleeping thread can take hundreds of microseconds to run again on a virtual machine (its
-  /// idle virtual CPU must be woken first), so the build calls this as it starts, and the wake
-  /// overlaps the passes before the first split one.
+  /// The park counts, read under the mutex.
+  var parks: (workers: Int, caller: Int) {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return (workerParks, callerParks)
+  }
+
+  /// Wakes parked workers so that they spin, ready for the jobs a build is about to post: a
+  /// parked thread can take hundreds of microseconds to run again on a virtual machine (its
+  /// idle virtual CPU must be woken first), so a build that will split calls this as it
+  /// starts, and the wake-up overlaps the work before the first split pass.
   func wake() {
+    building.store(true, ordering: .relaxed)
+    guard Self.wakesAhead else { return }
     pthread_mutex_lock(mutex)
     if sleeping > 0 { pthread_cond_broadcast(posted) }
     pthread_mutex_unlock(mutex)
@@ -113,6 +170,7 @@ final class BuildWorkers: @unchecked Sendable {
   /// thread, and returns when all are done.
   func run(for builder: PresentationFrameBuilder, mine: () -> Void) {
     self.builder = builder
+    building.store(true, ordering: .relaxed)
     completed.store(0, ordering: .relaxed)
     // Publishes the jobs and the builder to the workers.
     generation.add(1, ordering: .releasing)
@@ -120,50 +178,90 @@ final class BuildWorkers: @unchecked Sendable {
     if sleeping > 0 { pthread_cond_broadcast(posted) }
     pthread_mutex_unlock(mutex)
     mine()
-    var spins = 0
-    while completed.load(ordering: .acquiring) < count {
-      spins += 1
-      // A worker descheduled by the host: give the core back instead of spinning on it.
-      if spins > 4096 { sched_yield() }
+    if !_spin(until: { completed.load(ordering: .acquiring) >= count }) {
+      // A worker still runs (or was descheduled by the host): sleep until the last one
+      // finishes. It adds to `completed` before it takes the mutex, and the flag is read under
+      // the mutex, so either the check below sees its count or it sees the flag.
+      _delayPark()
+      pthread_mutex_lock(mutex)
+      callerParked = true
+      callerParks += 1
+      while completed.load(ordering: .acquiring) < count { pthread_cond_wait(finished, mutex) }
+      callerParked = false
+      pthread_mutex_unlock(mutex)
     }
     self.builder = nil
+  }
+
+  /// The build ended: the workers park after `spinNanoseconds`.
+  func buildDidEnd() { building.store(false, ordering: .relaxed) }
+
+  /// Spins until `done()`, for at most `spinNanoseconds` or, while a build runs (with
+  /// `spinsThroughBuild`), `buildSpinLimitNanoseconds`, yielding the core now and then (a
+  /// waiting thread may share a core with the one it waits for). Answers whether `done()`
+  /// became true.
+  @inline(__always)
+  private func _spin(until done: () -> Bool) -> Bool {
+    if done() { return true }
+    let start = _now()
+    var spins = 0
+    while true {
+      spins &+= 1
+      if spins & 31 == 0 {
+        let spun = _now() &- start
+        if spun > Self.spinNanoseconds
+          && (!Self.spinsThroughBuild || !building.load(ordering: .relaxed) || spun > Self.buildSpinLimitNanoseconds)
+        {
+          return done()
+        }
+        sched_yield()
+      }
+      if done() { return true }
+    }
+  }
+
+  private func _delayPark() {
+    let delay = Self._parkDelayMicroseconds.load(ordering: .relaxed)
+    if delay > 0 { usleep(UInt32(delay)) }
   }
 
   private func _work(_ index: Int) {
     var seen = 0
     while true {
-      var g = generation.load(ordering: .acquiring)
-      if g == seen {
-        let start = _now()
-        var spins = 0
-        while g == seen && !stopping.load(ordering: .relaxed) {
-          spins &+= 1
-          if spins & 31 == 0 {
-            if _now() &- start > Self.spinNanoseconds { break }
-            // Until the scheduler has spread the threads, a worker may share a core with the
-            // thread that is about to post: let it run.
-            sched_yield()
-          }
-          g = generation.load(ordering: .acquiring)
-        }
-      }
-      if g == seen {
-        // Sleep until a job is posted or `wake()` (then spin again).
+      if !_spin(until: { generation.load(ordering: .acquiring) != seen || stopping.load(ordering: .relaxed) }) {
+        // Park until a job is posted or `wake()` (then spin again). `run` bumps the generation
+        // before it takes the mutex to read `sleeping`, so either this check sees the new
+        // generation or the poster sees this worker asleep.
+        _delayPark()
         pthread_mutex_lock(mutex)
         sleeping += 1
+        workerParks += 1
         if generation.load(ordering: .acquiring) == seen && !stopping.load(ordering: .relaxed) {
           pthread_cond_wait(posted, mutex)
         }
         sleeping -= 1
         pthread_mutex_unlock(mutex)
-        g = generation.load(ordering: .acquiring)
-        if g == seen && !stopping.load(ordering: .acquiring) { continue }
       }
       if stopping.load(ordering: .acquiring) { return }
+      let g = generation.load(ordering: .acquiring)
+      if g == seen { continue }
       seen = g
       if let b = builder { results[index] = b._runJob(jobs[index]) } else { results[index] = Result() }
-      completed.add(1, ordering: .releasing)
+      if completed.add(1, ordering: .releasing).newValue == count {
+        pthread_mutex_lock(mutex)
+        if callerParked { pthread_cond_signal(finished) }
+        pthread_mutex_unlock(mutex)
+      }
     }
+  }
+}
+
+/// Research settings of the build's threads, read once from the environment (for the sweep of
+/// scripts/build_threads_sweep.py; unset in every other use, which gets the measured defaults).
+enum BuildTuning {
+  static func integer(_ name: String, default value: Int) -> Int {
+    guard let raw = getenv(name), let parsed = Int(String(cString: raw)), parsed >= 0 else { return value }
+    return parsed
   }
 }
 

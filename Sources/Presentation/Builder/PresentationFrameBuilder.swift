@@ -230,6 +230,7 @@ public final class PresentationFrameBuilder {
     stats.timingNs = t1 &- t0
     stats.orderNs = t2 &- t1
     stats.composeNs = t3 &- t2
+    _workers?.buildDidEnd()
     _built = true
     _lastAnimated = animated
     _lastColumns = columns

@@ -1,0 +1,2 @@
+// The calls are inline functions of the header; SwiftPM needs one source file per C target.
+#include "CThreads.h"
