@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """The presentation build's threads, swept: how long a waiting build thread spins after a build
 before it parks (HITBENCH_BUILD_SPIN_US), whether waiting threads spin for as long as a build
-runs (HITBENCH_BUILD_SPIN_THROUGH) and for how long at most (HITBENCH_BUILD_SPIN_LIMIT_US), whether workers are pinned to CPUs of their own
-(HITBENCH_BUILD_PIN), whether a build that will split wakes its workers as it starts
-(HITBENCH_BUILD_WAKE_AHEAD), and from how many rows a pass is split (HITBENCH_BUILD_SPLIT_ROWS),
-against the same frames built on one thread and, optionally, another binary (the code before a
-change).
+runs (HITBENCH_BUILD_SPIN_THROUGH) and for how long at most (HITBENCH_BUILD_SPIN_LIMIT_US),
+whether workers are pinned to CPUs of their own (HITBENCH_BUILD_PIN), whether a build that will
+split wakes its workers as it starts (HITBENCH_BUILD_WAKE_AHEAD), and from how many rows a pass
+is split (HITBENCH_BUILD_SPLIT_ROWS), against the same frames built on one thread and,
+optionally, another binary (the code before a change).
 
 Each configuration is `run --strategy tree-walk,grid --queries 1` (the frame is the build, of
 the structure only and of every column, plus one query), real-time paced, so that workers wait
