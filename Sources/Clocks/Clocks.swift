@@ -11,14 +11,19 @@ public enum Clocks {
   @inlinable @inline(__always) public static func monotonicNanoseconds() -> UInt64 {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
-    return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    return nanoseconds(ts)
   }
 
   /// CPU nanoseconds spent by the calling thread so far.
   @inlinable public static func threadCPUNanoseconds() -> UInt64 {
     var ts = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-    return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    return nanoseconds(ts)
+  }
+
+  /// A clock reading in nanoseconds.
+  @inlinable @inline(__always) public static func nanoseconds(_ ts: timespec) -> UInt64 {
+    UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
   }
 
   /// Sleeps until the monotonic clock reads `deadline` (at once when it has passed; a signal
@@ -32,6 +37,6 @@ public enum Clocks {
   @inlinable public static func processCPUNanoseconds() -> UInt64 {
     var ts = timespec()
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
-    return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    return nanoseconds(ts)
   }
 }

@@ -70,9 +70,7 @@ private final class _HelperRegistry: @unchecked Sendable {
     var total = retired[role.rawValue]
     for e in entries where e.role == role {
       var ts = timespec()
-      if clock_gettime(e.clock, &ts) == 0 {
-        total &+= UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
-      }
+      if clock_gettime(e.clock, &ts) == 0 { total &+= Clocks.nanoseconds(ts) }
     }
     pthread_mutex_unlock(mutex)
     return total

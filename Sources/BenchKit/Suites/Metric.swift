@@ -70,7 +70,6 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
   /// The summary statistic a time reads (`mean`, `p99`...), nil for a plain number.
   public var statistic: String? { jsonPath.count == 2 ? jsonPath[1] : nil }
 
-  /// The value as a person reads it: times in us (ms above 10,000 us), counts as they are.
   /// Whether the metric is the wall time of the end-to-end frame (a verdict on it also states
   /// the CPU the frame cost: `describe`).
   public var isWallFrame: Bool { self == .frameNsMean || self == .frameNsP99 || self == .frameNsMedian }
@@ -82,6 +81,7 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     isWallFrame ? "\(format(value(m))), CPU \(Metric.cpuNsMean.format(m.cpuNs.mean))" : format(value(m))
   }
 
+  /// The value as a person reads it: times in us (ms above 10,000 us), counts as they are.
   public func format(_ v: Double) -> String {
     if isTime {
       if self == .nsPerQuery || self == .nsPerCandidate || self == .presentationNsPerLayer {

@@ -203,12 +203,12 @@ final class BuildWorkers: @unchecked Sendable {
   @inline(__always)
   private func _spin(until done: () -> Bool) -> Bool {
     if done() { return true }
-    let start = _now()
+    let start = Clocks.monotonicNanoseconds()
     var spins = 0
     while true {
       spins &+= 1
       if spins & 31 == 0 {
-        let spun = _now() &- start
+        let spun = Clocks.monotonicNanoseconds() &- start
         if spun > Self.spinNanoseconds
           && (!Self.spinsThroughBuild || !building.load(ordering: .relaxed) || spun > Self.buildSpinLimitNanoseconds)
         {

@@ -1,3 +1,4 @@
+import Clocks
 import Columns
 import LayerModel
 
@@ -191,7 +192,7 @@ public final class PresentationFrameBuilder {
     stats = Stats()
     stats.full = full
 
-    let t0 = _now()
+    let t0 = Clocks.monotonicNanoseconds()
     // A layer whose sublayerTransform reaches its sublayers' maps (now, or at the last build)
     // changed: its sublayers' level maps may change too; evaluate every layer.
     let evaluateAll = full || changes.layers.contains { _isContextBearing(Int($0)) || hasContext[Int($0)] }
@@ -217,15 +218,15 @@ public final class PresentationFrameBuilder {
       stats.layersEvaluated = evaluated
     }
     if keys > 0 { _collectResorts() }
-    let t1 = _now()
+    let t1 = Clocks.monotonicNanoseconds()
     let reordered = _order(full: full)
-    let t2 = _now()
+    let t2 = Clocks.monotonicNanoseconds()
     if full || reordered {
       stats.rowsRecomputed = _composeAll(columns)
     } else {
       stats.rowsRecomputed = _composeChanged(columns)
     }
-    let t3 = _now()
+    let t3 = Clocks.monotonicNanoseconds()
     _lastRowsRecomputed = stats.rowsRecomputed
     stats.timingNs = t1 &- t0
     stats.orderNs = t2 &- t1
@@ -456,15 +457,4 @@ public final class PresentationFrameBuilder {
     let node = Int(scene.timingNode[m])
     return node < 0 ? frame.time : nodeTime[node]
   }
-}
-
-#if canImport(Glibc)
-  import Glibc
-#endif
-
-/// Nanoseconds on the monotonic clock.
-@inline(__always) func _now() -> UInt64 {
-  var ts = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &ts)
-  return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
 }
