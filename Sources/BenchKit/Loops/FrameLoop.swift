@@ -79,6 +79,14 @@ public struct FrameLoop {
 
   /// Runs every frame with a fresh strategy of kind `kind`, through its specialised loop.
   public func run(_ kind: StrategyKind, hooks: any FrameLoopHooks) -> Outcome {
-    Strategies.loops(kind).frames(self, hooks)
+    let s = session(kind, hooks: hooks)
+    s.run(frames: times.count)
+    guard let outcome = s.outcome else { preconditionFailure("a session ended without its outcome") }
+    return outcome
+  }
+
+  /// A fresh strategy of kind `kind` and its frames, to run in blocks (`FrameSession`).
+  public func session(_ kind: StrategyKind, hooks: any FrameLoopHooks) -> FrameSession {
+    Strategies.loops(kind).session(self, hooks)
   }
 }

@@ -6,16 +6,16 @@ import Synchronization
 /// for a peer where it registers (`Strategies.register`, inlined into the registering module).
 /// One dynamic call per run; nothing per frame or per query goes through it.
 public struct StrategyLoops: Sendable {
-  public let frames: @Sendable (FrameLoop, any FrameLoopHooks) -> FrameLoop.Outcome
+  public let session: @Sendable (FrameLoop, any FrameLoopHooks) -> FrameSession
   public let profile: @Sendable (ProfileLoop, () -> Void, () -> Void) -> Int
 
   @inlinable public init<S: FrameStrategy>(frameStrategy type: S.Type) {
-    frames = { loop, hooks in TimedFrames.frames(S.self, loop, hooks) }
+    session = { loop, hooks in TimedFrames.session(S.self, loop, hooks) }
     profile = { loop, enable, disable in ProfiledPhases.run(S.self, loop, enable, disable) }
   }
 
   @inlinable public init<S: SceneStrategy>(sceneStrategy type: S.Type) {
-    frames = { loop, hooks in TimedFrames.frames(S.self, loop, hooks) }
+    session = { loop, hooks in TimedFrames.session(S.self, loop, hooks) }
     profile = { loop, enable, disable in ProfiledPhases.run(S.self, loop, enable, disable) }
   }
 }

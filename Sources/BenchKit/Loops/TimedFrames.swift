@@ -8,17 +8,21 @@ import Presentation
 /// in `Strategies` is built where the types are known; `scripts/test.sh` checks the release
 /// binary's symbols for every built-in strategy). Not inlined into their callers, so each
 /// specialisation stays one symbol a profile and the check can see.
+///
+/// A strategy's frames run in blocks (`FrameSession`): an interleaved run gives each strategy
+/// a block of frames in turn, a sequential one gives it a single block of all its frames. A
+/// block picks up where the last ended, so the frames, their points and answers are the same
+/// either way.
 public enum TimedFrames {
-  /// The frames of a frame strategy: build, update, queries.
-  @inlinable @inline(never)
-  public static func frames<S: FrameStrategy>(_ type: S.Type, _ loop: FrameLoop, _ hooks: any FrameLoopHooks)
-    -> FrameLoop.Outcome
+  /// The session of a frame strategy: per frame, build, update, queries.
+  @inlinable
+  public static func session<S: FrameStrategy>(_ type: S.Type, _ loop: FrameLoop, _ hooks: any FrameLoopHooks)
+    -> FrameSession
   {
     let heldBefore = AllocationCounter.liveBytes()
-    var strategy = S()
     let builder = loop.builder
     let animated = loop.animated
-    return _frames(&strategy, loop, hooks, heldBefore: heldBefore) { s, time, timing in
+    let state = _SessionState<S>(S(), loop, hooks, heldBefore: heldBefore) { s, time, timing in
       let t0 = Clocks.monotonicNanoseconds()
       let frame = builder.build(at: time, animated: animated, columns: S.columns)
       let t1 = Clocks.monotonicNanoseconds()
@@ -32,58 +36,74 @@ public enum TimedFrames {
       timing.rowsRecomputed = st.rowsRecomputed
       timing.updateNs = t2 &- t1
     }
+    // The builder is shared by every frame strategy of an interleaved run: a block that does
+    // not start at the first frame first builds the frame before it again with this
+    // strategy's columns (so the timed build is incremental from where a sequential run's
+    // would be) and updates the strategy with it (whose binding to the builder's frame another
+    // strategy's build made stale).
+    let answers = state.answers
+    state.resume = { s, previous, points in
+      s.update(with: builder.build(at: loop.times[previous], animated: animated, columns: S.columns))
+      s.answer(points, into: answers)
+    }
+    return FrameSession(state) { count in frames(state, count) }
   }
 
-  /// The frames of a scene strategy: update at t, queries.
-  @inlinable @inline(never)
-  public static func frames<S: SceneStrategy>(_ type: S.Type, _ loop: FrameLoop, _ hooks: any FrameLoopHooks)
-    -> FrameLoop.Outcome
+  /// The session of a scene strategy: per frame, update at t, queries.
+  @inlinable
+  public static func session<S: SceneStrategy>(_ type: S.Type, _ loop: FrameLoop, _ hooks: any FrameLoopHooks)
+    -> FrameSession
   {
     let heldBefore = AllocationCounter.liveBytes()
     var strategy = S()
     strategy.attach(to: loop.builder.scene, semantics: loop.builder.semantics, options: loop.options)
     let animated = loop.animated
-    return _frames(&strategy, loop, hooks, heldBefore: heldBefore) { s, time, timing in
+    let state = _SessionState<S>(strategy, loop, hooks, heldBefore: heldBefore) { s, time, timing in
       let t0 = Clocks.monotonicNanoseconds()
       s.update(at: time, animated: animated)
       timing.updateNs = Clocks.monotonicNanoseconds() &- t0
     }
+    let answers = state.answers
+    state.resume = { s, _, points in s.answer(points, into: answers) }
+    return FrameSession(state) { count in frames(state, count) }
   }
 
   /// How much a reading grew (0 when it shrank: the process and thread clocks are read one
   /// after the other, so their difference can step back by a tick).
   @inlinable @inline(__always) static func _growth(_ a: UInt64, _ b: UInt64) -> UInt64 { b > a ? b &- a : 0 }
 
-  /// The frames: hooks, then `prepare` (the timed build and update), the timed queries, hooks.
-  /// `heldBefore`: the live heap before the strategy was made, for what it holds after them.
-  @inlinable @inline(__always)
-  static func _frames<S: HitTestStrategy>(
-    _ strategy: inout S, _ loop: FrameLoop, _ hooks: any FrameLoopHooks, heldBefore: Int,
-    prepare: (inout S, Double, inout FrameTiming) -> Void
-  ) -> FrameLoop.Outcome {
+  /// Runs up to `count` more frames of a session: per frame, hooks, then the session's
+  /// `prepare` (the timed build and update), the timed queries, hooks. After the run's last
+  /// frame it takes the outcome and drops the strategy.
+  @inlinable @inline(never)
+  static func frames<S: HitTestStrategy>(_ state: _SessionState<S>, _ count: Int) {
+    guard !state.finished, count > 0, var strategy = state.strategy.take() else { return }
+    let loop = state.loop
+    let hooks = state.hooks
     let q = loop.queries
-    let answers = UnsafeMutableBufferPointer<LayerID?>.allocate(capacity: Swift.max(q, 1))
-    answers.initialize(repeating: nil)
-    defer { answers.deallocate() }
+    let answers = state.answers
+    let first = state.next
+    let end = first + Swift.min(count, loop.times.count - first)
+    let frames = Swift.min(loop.requiredFrames, loop.times.count)
+    let step = loop.times.count > 1 ? loop.times[1] - loop.times[0] : 0
     var tested = 0.0
     var perCandidate = 0.0
+    let bytesAtStart = AllocationCounter.liveBytes()
     // Moved on by the time the hooks take (untimed work such as `--verify`'s check, which
-    // also holds the background builders, `BuildPause`), so frames keep their schedule.
-    var origin = Clocks.monotonicNanoseconds()
+    // also holds the background builders, `BuildPause`), so frames keep their schedule; set so
+    // that the block's first frame is due now.
+    var origin = Clocks.monotonicNanoseconds() &- _due(loop, first)
     // Other threads' CPU since the last frame started, charged to that frame once the next
-    // one starts (the last frame's at the end).
+    // one starts (the last frame's at the end of the run, or of the block).
     var pending: (timing: FrameTiming, index: Int, points: UnsafeBufferPointer<Point>)?
     var othersAtStart = _OtherThreadsCPU()
-    // The measured frames' windows, and one frame's clock step, for `windowsAtLeast`.
-    var windowSeconds = 0.0
-    let step = loop.times.count > 1 ? loop.times[1] - loop.times[0] : 0
+    var finished = false
     loop.points.withUnsafeBufferPointer { all in
-      let frames = Swift.min(loop.requiredFrames, loop.times.count)
-      for f in 0..<loop.times.count {
-        let pts = UnsafeBufferPointer(rebasing: all[(f * q)..<(f * q + q)])
+      // Frame f's start: it waits for its time, and the frame before it ends there.
+      func startFrame(_ f: Int) {
         if loop.realTime {
-          let due = (loop.times[f] - loop.times[0]) * 1e9
-          if due.isFinite && due > 0 { Clocks.sleep(untilMonotonic: origin &+ UInt64(due)) }
+          let due = _due(loop, f)
+          if due > 0 { Clocks.sleep(untilMonotonic: origin &+ due) }
         }
         if let p = pending {
           // The previous frame ends here: its allocations and other threads' work run to now.
@@ -95,50 +115,144 @@ public enum TimedFrames {
           origin &+= Clocks.monotonicNanoseconds() &- h0
           pending = nil
         }
+      }
+      if first > 0 {
+        // Untimed: the block's frame before its first is answered again, so that the
+        // strategy's data is back in the caches another strategy's block used, as it would be
+        // after that frame in a sequential run.
+        state.resume?(&strategy, first - 1, UnsafeBufferPointer(rebasing: all[((first - 1) * q)..<(first * q)]))
+      }
+      for f in first..<end {
+        let pts = UnsafeBufferPointer(rebasing: all[(f * q)..<(f * q + q)])
+        startFrame(f)
         hooks.frameWillStart(f)
         var timing = FrameTiming()
         othersAtStart = .now()
         let cpu0 = Clocks.threadCPUNanoseconds()
-        prepare(&strategy, loop.times[f], &timing)
+        state.prepare(&strategy, loop.times[f], &timing)
         let t0 = Clocks.monotonicNanoseconds()
         strategy.answer(pts, into: answers)
         timing.queriesNs = Clocks.monotonicNanoseconds() &- t0
         timing.cpuThreadNs = Clocks.threadCPUNanoseconds() &- cpu0
         timing.cpuNs = timing.cpuThreadNs
         timing.counters = strategy.counters
-        if f >= loop.warmup { windowSeconds += timing.counters.windowSeconds }
+        if f >= loop.warmup { state.windowSeconds += timing.counters.windowSeconds }
         var last = f == loop.times.count - 1
         if !last && f >= frames - 1 {
           // Past the frames every run has: a time-aware run goes on until it holds the windows
           // asked for (measured frames over the mean window), any other stops.
           let measured = f + 1 - loop.warmup
           let held =
-            windowSeconds > 0 && measured > 0
+            state.windowSeconds > 0 && measured > 0
             ? FrameLoop.windowsHeld(
-              frames: measured, frameSeconds: step, meanWindowSeconds: windowSeconds / Double(measured))
+              frames: measured, frameSeconds: step, meanWindowSeconds: state.windowSeconds / Double(measured))
             : .infinity
           last = loop.windowsAtLeast <= 0 || step <= 0 || held >= loop.windowsAtLeast
         }
+        state.next = f + 1
         if last {
           _OtherThreadsCPU.now().charge(since: othersAtStart, to: &timing)
           hooks.frameDidEnd(f, time: loop.times[f], timing: timing, points: pts, answers: UnsafeBufferPointer(answers))
-        } else {
-          pending = (timing, f, pts)
-        }
-        if last && q > 0 {
-          tested = Double(strategy.answerCounting(pts, into: answers)) / Double(q)
-          if let costing = strategy as? CandidateCosting {
-            let (n, ns) = costing.costOfCandidates(pts)
-            perCandidate = n > 0 ? Double(ns) / Double(n) : 0
+          if q > 0 {
+            tested = Double(strategy.answerCounting(pts, into: answers)) / Double(q)
+            if let costing = strategy as? CandidateCosting {
+              let (n, ns) = costing.costOfCandidates(pts)
+              perCandidate = n > 0 ? Double(ns) / Double(n) : 0
+            }
           }
+          finished = true
+          break
         }
-        if last { break }
+        pending = (timing, f, pts)
       }
+      // The block ends where its next frame would start: the frame before it gets the idle
+      // time to its successor's start (the background work a real frame leaves time for).
+      if !finished { startFrame(state.next) }
     }
-    var outcome = FrameLoop.Outcome(
-      indexBytes: strategy.memoryFootprint, testedPerQuery: tested, nsPerCandidate: perCandidate)
-    outcome.strategyBytes = Swift.max(AllocationCounter.liveBytes() - heldBefore, 0)
-    return outcome
+    state.strategyBytes += AllocationCounter.liveBytes() - bytesAtStart
+    if finished {
+      var outcome = FrameLoop.Outcome(
+        indexBytes: strategy.memoryFootprint, testedPerQuery: tested, nsPerCandidate: perCandidate)
+      outcome.strategyBytes = Swift.max(state.strategyBytes, 0)
+      state.outcome = outcome
+      state.finished = true
+      // The strategy is dropped as this block ends: its background work ends unheld.
+    } else {
+      state.strategy = consume strategy
+    }
+  }
+
+  /// When frame f is due after the first, in nanoseconds (0: at once).
+  @inlinable static func _due(_ loop: FrameLoop, _ f: Int) -> UInt64 {
+    guard f < loop.times.count else { return 0 }
+    let due = (loop.times[f] - loop.times[0]) * 1e9
+    return due.isFinite && due > 0 ? UInt64(due) : 0
+  }
+}
+
+/// One strategy's frames in progress (`TimedFrames`): run in blocks until its run has ended,
+/// each block picking up where the last one stopped. One dynamic call per block.
+public final class FrameSession {
+  @usableFromInline let _state: _SessionStateBase
+  @usableFromInline let _runBlock: (Int) -> Void
+
+  @inlinable init(_ state: _SessionStateBase, runBlock: @escaping (Int) -> Void) {
+    _state = state
+    _runBlock = runBlock
+  }
+
+  /// Runs up to `count` more frames (fewer when the run ends first).
+  public func run(frames count: Int) { _runBlock(count) }
+
+  /// Whether the run has ended (its last frame ran; the strategy is gone).
+  public var isFinished: Bool { _state.finished }
+  /// Frames run so far (warm-up included).
+  public var framesRun: Int { _state.next }
+  /// What the run left, once it has ended.
+  public var outcome: FrameLoop.Outcome? { _state.outcome }
+}
+
+/// A session's state apart from its strategy (`_SessionState`).
+@usableFromInline class _SessionStateBase {
+  @usableFromInline let loop: FrameLoop
+  @usableFromInline let hooks: any FrameLoopHooks
+  /// One frame's answers.
+  @usableFromInline let answers: UnsafeMutableBufferPointer<LayerID?>
+  /// The next frame to run.
+  @usableFromInline var next = 0
+  @usableFromInline var finished = false
+  @usableFromInline var outcome: FrameLoop.Outcome?
+  /// The measured frames' windows, for `windowsAtLeast`.
+  @usableFromInline var windowSeconds = 0.0
+  /// What the strategy made of the live heap: from before it was made, plus its blocks' growth.
+  @usableFromInline var strategyBytes: Int
+
+  @usableFromInline init(_ loop: FrameLoop, _ hooks: any FrameLoopHooks, heldBefore: Int) {
+    self.loop = loop
+    self.hooks = hooks
+    answers = .allocate(capacity: Swift.max(loop.queries, 1))
+    answers.initialize(repeating: nil)
+    strategyBytes = AllocationCounter.liveBytes() - heldBefore
+  }
+
+  deinit { answers.deallocate() }
+}
+
+/// A session's state: the strategy between blocks, and how a frame is prepared for it.
+@usableFromInline final class _SessionState<S: HitTestStrategy>: _SessionStateBase {
+  @usableFromInline var strategy: S?
+  @usableFromInline let prepare: (inout S, Double, inout FrameTiming) -> Void
+  /// Untimed work before a block that does not start at the first frame, given the frame
+  /// before it and that frame's points.
+  @usableFromInline var resume: ((inout S, Int, UnsafeBufferPointer<Point>) -> Void)?
+
+  @inlinable init(
+    _ strategy: consuming S, _ loop: FrameLoop, _ hooks: any FrameLoopHooks, heldBefore: Int,
+    prepare: @escaping (inout S, Double, inout FrameTiming) -> Void
+  ) {
+    self.strategy = strategy
+    self.prepare = prepare
+    super.init(loop, hooks, heldBefore: heldBefore)
   }
 }
 

@@ -20,7 +20,7 @@ extension RunReport {
       ("layers", .number(Double(m.layers))), ("animatedFraction", .number(m.animatedFraction)),
       ("queriesPerFrame", .number(Double(m.queriesPerFrame))), ("workload", .string(m.workload)),
       ("semantics", .string(m.semantics)), ("tree", .string(m.tree)), ("frames", .number(Double(m.frames))),
-      ("pacing", .string(m.pacing)),
+      ("pacing", .string(m.pacing)), ("interleaved", .bool(m.interleaved)),
       ("threads", .number(Double(m.threads))),
       ("frameNs", summary(m.frameNs)), ("hitTestNs", summary(m.hitTestNs)),
       ("presentationNs", summary(m.presentationNs)), ("buildTimingNs", summary(m.buildTimingNs)),
@@ -49,6 +49,18 @@ extension RunReport {
     ]
   }
 
+  /// A result's blocks (JSON only: CSV has one row per result).
+  static func blocks(_ m: Measurement) -> JSONValue {
+    .array(
+      m.blocks.map { b in
+        .object([
+          ("firstFrame", .number(Double(b.firstFrame))), ("frames", .number(Double(b.frames))),
+          ("meanFrameNs", .number(b.meanFrameNs)), ("meanCpuNs", .number(b.meanCpuNs)),
+          ("maxFrameNs", .number(b.maxFrameNs)),
+        ])
+      })
+  }
+
   public func json() -> JSONValue {
     var metaFields: [(String, JSONValue)] = [
       ("schema", .string(Self.schema)), ("toolchain", .string(meta.toolchain)),
@@ -71,7 +83,7 @@ extension RunReport {
     }
     return .object([
       ("meta", .object(metaFields)), ("thresholds", .object(thresholdValues)), ("targets", .array(targetValues)),
-      ("results", .array(results.map { .object(Self.fields($0)) })),
+      ("results", .array(results.map { .object(Self.fields($0) + [("blocks", Self.blocks($0))]) })),
     ])
   }
 }

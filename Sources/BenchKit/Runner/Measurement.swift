@@ -21,6 +21,10 @@ public struct Measurement: Sendable {
   public var pacing = RunConfiguration.Pacing.realTime.rawValue
   /// Threads the presentation build used.
   public var threads: Int
+  /// Whether the strategies took turns in blocks of frames (`RunConfiguration.interleave`).
+  public var interleaved = false
+  /// The measured frames' blocks, in order (one block for a run that was not interleaved).
+  public var blocks: [Block] = []
   /// End to end: everything from the model tree at time t to the answers (the build of the
   /// columns the strategy reads + its update + its queries).
   public var frameNs: Summary
@@ -105,4 +109,25 @@ public struct Measurement: Sendable {
   public var cpuPerWall: Double { frameNs.mean > 0 ? cpuNs.mean / frameNs.mean : 0 }
   public var queryFloorRatio: Double { queryFloorNs > 0 ? nsPerQuery / queryFloorNs : 0 }
   public var updateFloorRatio: Double { updateFloorNs > 0 ? updateNs.mean / updateFloorNs : 0 }
+}
+
+extension Measurement {
+  /// A block of consecutive measured frames one strategy ran without another's in between.
+  public struct Block: Sendable, Equatable {
+    /// Its first frame, counted from the first measured one.
+    public var firstFrame: Int
+    public var frames: Int
+    /// Mean and largest wall time of its frames (end to end), and their mean CPU time.
+    public var meanFrameNs: Double
+    public var meanCpuNs: Double
+    public var maxFrameNs: Double
+
+    public init(firstFrame: Int, frames: Int, meanFrameNs: Double, meanCpuNs: Double, maxFrameNs: Double) {
+      self.firstFrame = firstFrame
+      self.frames = frames
+      self.meanFrameNs = meanFrameNs
+      self.meanCpuNs = meanCpuNs
+      self.maxFrameNs = maxFrameNs
+    }
+  }
 }

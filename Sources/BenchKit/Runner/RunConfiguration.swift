@@ -62,6 +62,10 @@ public struct RunConfiguration: Sendable {
   public var budgetNs = 1e9 / 120
   /// Frames start at their clock times in wall time (`FrameLoop.realTime`), or back to back.
   public var pacing = Pacing.realTime
+  /// The strategies take turns in blocks of `Runner.blockFrames` frames, in a rotating order,
+  /// so that a slow stretch of a shared host lands on all of them alike; false: each runs all
+  /// its frames before the next starts. Frames, points and answers are the same either way.
+  public var interleave = true
 
   /// How frames follow one another in wall time.
   public enum Pacing: String, CaseIterable, Sendable {

@@ -165,26 +165,18 @@ public enum Runner {
       loop.options = StrategyOptions(windowSeconds: c.windowSeconds)
       loop.realTime = c.pacing == .realTime
       let floors = Floors.measure(loop: loop, warmup: c.warmup)
-      for kind in c.strategies {
-        progress?("\(kind.rawValue) Q=\(q)")
-        // A scene strategy reads the compiled scene, never this builder's frames: their columns
-        // and rows are freed while it runs, so its peak is its own state's, not the frame's as
-        // well; before the next frame strategy, an untimed build at the last frame's time makes
-        // them again, as the floors left them.
-        if !kind.consumesFrame && builder.frame.count > 0 {
-          let pages = AllocationCounter.ImmediatePageReturn()
-          builder.releaseColumns()
-          pages.end()
-        } else if kind.consumesFrame && builder.frame.count == 0 {
-          _ = builder.build(at: loop.requiredFrames > 0 ? ts[loop.requiredFrames - 1] : 0, animated: loop.animated)
+      let turns =
+        c.interleave
+        ? _interleaved(c, loop: loop, layers: scene.count, reference: reference, progress: progress)
+        : _sequential(c, loop: loop, layers: scene.count, reference: reference, progress: progress)
+      for t in turns {
+        guard let outcome = t.session?.outcome, let recorder = t.hooks as? _Recorder else {
+          preconditionFailure("\(t.kind.rawValue) did not finish")
         }
-        let recorder = _Recorder(
-          frames: ts.count, warmup: c.warmup, reference: reference, animated: loop.animated,
-          checkedPerFrame: checkedAnswersPerFrame(queries: q, layers: scene.count, visits: c.verifyVisitsPerFrame))
-        // The frames' allocations are counted: invariant checks (debug builds) are suspended.
-        let outcome = InternalChecks.$suspended.withValue(true) { loop.run(kind, hooks: recorder) }
         var m = recorder.measurement(
-          c, kind: kind, queries: q, layers: scene.count, outcome: outcome, floors: floors)
+          c, kind: t.kind, queries: q, layers: scene.count, outcome: outcome, floors: floors)
+        m.interleaved = c.interleave
+        m.blocks = recorder.blocks(t.blockEnds)
         m.memory = MemoryBreakdown(
           modelBytes: modelBytes, compiledSceneBytes: sceneBytes, frameBytes: frameBytes,
           strategyBytes: outcome.strategyBytes)
@@ -195,7 +187,114 @@ public enum Runner {
   }
 }
 
+/// One strategy's turn in a run: its session (made at its first block), its records, and where
+/// each of its blocks ended (frames run).
+final class _Turn {
+  let kind: StrategyKind
+  let hooks: any FrameLoopHooks
+  /// Its background work, held while another strategy's block runs.
+  let gate = BackgroundGate()
+  var session: FrameSession?
+  var blockEnds: [Int] = []
+  init(kind: StrategyKind, hooks: any FrameLoopHooks) {
+    self.kind = kind
+    self.hooks = hooks
+  }
+
+  var isFinished: Bool { session?.isFinished ?? false }
+
+  /// Runs up to `frames` frames of its session (made first when needed), with its background
+  /// work let go; the frames' allocations are counted, so invariant checks (debug builds) are
+  /// suspended.
+  func run(_ loop: FrameLoop, frames: Int) {
+    gate.release()
+    gate.withCurrent {
+      InternalChecks.$suspended.withValue(true) {
+        if session == nil { session = loop.session(kind, hooks: hooks) }
+        session?.run(frames: frames)
+      }
+    }
+    blockEnds.append(session?.framesRun ?? 0)
+  }
+}
+
 extension Runner {
+  /// Frames per block of an interleaved run (after the warm-up, which is a block of its own):
+  /// short enough that a slow second of the host lands on every strategy, long enough that a
+  /// block's switch (an untimed build, a held background build) is a small part of it.
+  public static let blockFrames = 10
+
+  static func _recorder(_ c: RunConfiguration, loop: FrameLoop, layers: Int, reference: PresentationFrameBuilder?)
+    -> _Recorder
+  {
+    _Recorder(
+      frames: loop.times.count, warmup: c.warmup, reference: reference, animated: loop.animated,
+      checkedPerFrame: checkedAnswersPerFrame(queries: loop.queries, layers: layers, visits: c.verifyVisitsPerFrame))
+  }
+
+  /// Each strategy runs all its frames before the next starts (`--interleave off`).
+  static func _sequential(
+    _ c: RunConfiguration, loop: FrameLoop, layers: Int, reference: PresentationFrameBuilder?,
+    progress: ((String) -> Void)?
+  ) -> [_Turn] {
+    let builder = loop.builder
+    return c.strategies.map { kind in
+      progress?("\(kind.rawValue) Q=\(loop.queries)")
+      // A scene strategy reads the compiled scene, never this builder's frames: their columns
+      // and rows are freed while it runs, so its peak is its own state's, not the frame's as
+      // well; before the next frame strategy, an untimed build at the last frame's time makes
+      // them again, as the floors left them.
+      if !kind.consumesFrame && builder.frame.count > 0 {
+        let pages = AllocationCounter.ImmediatePageReturn()
+        builder.releaseColumns()
+        pages.end()
+      } else if kind.consumesFrame && builder.frame.count == 0 {
+        _ = builder.build(
+          at: loop.requiredFrames > 0 ? loop.times[loop.requiredFrames - 1] : 0, animated: loop.animated)
+      }
+      let turn = _Turn(kind: kind, hooks: _recorder(c, loop: loop, layers: layers, reference: reference))
+      turn.run(loop, frames: loop.times.count)
+      // Its strategy is gone: its session's records stay.
+      return turn
+    }
+  }
+
+  /// The strategies take turns in blocks of `blockFrames` frames (the warm-up first, as a block
+  /// of its own), in an order that rotates by one each round, until every run has ended. A
+  /// strategy's background work is held while another's block runs (`BackgroundGate`).
+  static func _interleaved(
+    _ c: RunConfiguration, loop: FrameLoop, layers: Int, reference: PresentationFrameBuilder?,
+    progress: ((String) -> Void)?
+  ) -> [_Turn] {
+    let turns = c.strategies.map {
+      _Turn(kind: $0, hooks: _recorder(c, loop: loop, layers: layers, reference: reference))
+    }
+    _takeTurns(turns, loop: loop, warmup: c.warmup) { round in progress?("round \(round + 1), Q=\(loop.queries)") }
+    return turns
+  }
+
+  /// Runs `turns` in blocks until every one has ended: each round gives every unfinished turn
+  /// a block (its warm-up first, then `blockFrames` frames), starting one turn further along
+  /// than the round before. `afterBlock` sees each turn once its block has run and its
+  /// background work is held.
+  static func _takeTurns(
+    _ turns: [_Turn], loop: FrameLoop, warmup: Int, roundWillStart: (Int) -> Void = { _ in },
+    afterBlock: (_Turn) -> Void = { _ in }
+  ) {
+    var round = 0
+    while turns.contains(where: { !$0.isFinished }) {
+      roundWillStart(round)
+      for k in 0..<turns.count {
+        let turn = turns[(k + round) % turns.count]
+        guard !turn.isFinished else { continue }
+        turn.run(loop, frames: turn.session == nil && warmup > 0 ? warmup : blockFrames)
+        if !turn.isFinished { turn.gate.hold() }
+        afterBlock(turn)
+      }
+      round += 1
+    }
+  }
+
   /// How many of a frame's `queries` answers `verify` checks: all of them when the reference
   /// walk over `layers` layers stays within `visits` for the frame, else as many as fit (at
   /// least one).
@@ -276,6 +375,27 @@ final class _Recorder: FrameLoopHooks {
         }
       }
     }
+  }
+
+  /// The measured frames' blocks, from where each block ended (frames run, warm-up included).
+  func blocks(_ ends: [Int]) -> [Measurement.Block] {
+    var out: [Measurement.Block] = []
+    var start = 0
+    for end in ends {
+      defer { start = end }
+      let lo = Swift.max(start, warmup)
+      let hi = Swift.min(end, timings.count)
+      guard hi > lo else { continue }
+      let frames = timings[lo..<hi]
+      let n = Double(frames.count)
+      out.append(
+        Measurement.Block(
+          firstFrame: lo - warmup, frames: frames.count,
+          meanFrameNs: frames.reduce(0) { $0 + Double($1.frameNs) } / n,
+          meanCpuNs: frames.reduce(0) { $0 + Double($1.cpuNs) } / n,
+          maxFrameNs: Double(frames.map(\.frameNs).max() ?? 0)))
+    }
+    return out
   }
 
   func measurement(

@@ -89,6 +89,11 @@ enum RunCommand {
       expected: "real-time or back-to-back"
     ) { RunConfiguration.Pacing(rawValue: $0) }
     p.option(
+      "--interleave", \.config.interleave, valueName: "on|off",
+      help: "on (default): strategies take turns in blocks of \(Runner.blockFrames) frames; off: one after another",
+      expected: "on or off"
+    ) { ["on": true, "off": false][$0] }
+    p.option(
       "--budget", \.config.budgetNs, valueName: "MS",
       help: "the frame budget, in ms: results count the frames over it (default 8.33, one frame at 120 Hz)",
       expected: "a number of milliseconds from 0.01 to 10000"
@@ -212,6 +217,7 @@ enum RunCommand {
         if explicit.contains("--min-windows") { c.windowsAtLeast = o.config.windowsAtLeast }
         if explicit.contains("--budget") { c.budgetNs = o.config.budgetNs }
         if explicit.contains("--pacing") { c.pacing = o.config.pacing }
+        if explicit.contains("--interleave") { c.interleave = o.config.interleave }
         c.seed = o.config.seed
         c.verify = o.config.verify
         c.verifyVisitsPerFrame = o.config.verifyVisitsPerFrame

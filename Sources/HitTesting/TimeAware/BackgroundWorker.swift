@@ -19,6 +19,8 @@ final class BackgroundWorker: @unchecked Sendable {
   private let wake = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
   private let done = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
   private var thread = pthread_t()
+  /// Its thread's hold record (`BuildPause`), in the gate current where it was made.
+  private let record = _BackgroundThread()
 
   init(_ work: @escaping () -> Void) {
     self.work = work
@@ -31,10 +33,12 @@ final class BackgroundWorker: @unchecked Sendable {
       { raw in
         AllocationCounter.registerCurrentThread()
         HelperThreads.registerCurrentThread(.background)
+        let worker = Unmanaged<BackgroundWorker>.fromOpaque(raw!)
+        worker._withUnsafeGuaranteedRef { $0.record.install() }
         // Borrowed, not retained: a strong reference held by the thread would keep the worker
         // alive for ever, and its deinit (which stops and joins the thread) would never run.
         // The borrow is sound because deinit joins the thread before the object is freed.
-        Unmanaged<BackgroundWorker>.fromOpaque(raw!)._withUnsafeGuaranteedRef { $0._run() }
+        worker._withUnsafeGuaranteedRef { $0._run() }
         HelperThreads.unregisterCurrentThread()
         AllocationCounter.unregisterCurrentThread()
         return nil
@@ -43,6 +47,7 @@ final class BackgroundWorker: @unchecked Sendable {
 
   deinit {
     stopping.store(true, ordering: .releasing)
+    record.stop()
     pthread_mutex_lock(mutex)
     pthread_cond_broadcast(wake)
     pthread_mutex_unlock(mutex)
@@ -86,7 +91,9 @@ final class BackgroundWorker: @unchecked Sendable {
       pthread_mutex_unlock(mutex)
       if stopping.load(ordering: .acquiring) { return }
       seen = posted.load(ordering: .acquiring)
+      record.beginWork()
       work()
+      record.endWork()
       pthread_mutex_lock(mutex)
       finished.store(seen, ordering: .releasing)
       pthread_cond_broadcast(done)

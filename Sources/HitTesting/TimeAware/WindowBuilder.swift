@@ -75,7 +75,7 @@ final class WindowBuilder<Index: MotionIndex>: @unchecked Sendable, SceneBackgro
 
   private func _build(_ slot: WindowSlot<Index>, _ start: Double, _ end: Double, _ animated: Bool, ahead: Bool) {
     let t0 = Clocks.monotonicNanoseconds()
-    let held = BuildPause.heldNanoseconds
+    let held = BuildPause.heldNanosecondsOnThisThread
     slot.reserve(groups.count)
     // Fault injection (`InjectedFaults.staleWindows`): a window built ahead bounds the one
     // before it.
@@ -87,9 +87,9 @@ final class WindowBuilder<Index: MotionIndex>: @unchecked Sendable, SceneBackgro
     slot.end = animated ? end : .infinity
     slot.animated = animated
     slot.version = groups.version
-    // Holds that ended while it ran (`BuildPause`): time the build did not take.
+    // Time it waited at checkpoints (`BuildPause`): time the build did not take.
     let wall = Clocks.monotonicNanoseconds() &- t0
-    let heldWhile = BuildPause.heldNanoseconds &- held
+    let heldWhile = BuildPause.heldNanosecondsOnThisThread &- held
     slot.buildNanoseconds = wall > heldWhile ? wall &- heldWhile : 0
   }
 }

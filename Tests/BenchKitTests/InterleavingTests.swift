@@ -1,0 +1,113 @@
+import HitTesting
+import LayerModel
+import Presentation
+import Scenes
+import Testing
+
+@testable import BenchKit
+
+/// An interleaved run (strategies taking turns in blocks of frames) runs each strategy through
+/// the same frames, at the same times, on the same points, with the same answers as a
+/// sequential one, and holds a strategy's background work while another's block runs.
+@Suite struct InterleavingTests {
+  /// Every frame a strategy ran: its index, time, points and answers.
+  final class Frames: FrameLoopHooks {
+    var frames: [(index: Int, time: Double, points: [Point], answers: [LayerID?])] = []
+    func frameWillStart(_ index: Int) {}
+    func frameDidEnd(
+      _ index: Int, time: Double, timing: FrameTiming, points: UnsafeBufferPointer<Point>,
+      answers: UnsafeBufferPointer<LayerID?>
+    ) {
+      frames.append((index, time, Array(points), Array(answers)))
+    }
+  }
+
+  static let kinds: [StrategyKind] = [.treeWalk, .grid, .bvhRefit, .lazyWalk, .windowGrid, .staggerGrid, .linearBVH]
+
+  /// A loop over a particle scene with a fixed window (answers must not depend on how the
+  /// time-aware strategies chose theirs), frames back to back.
+  static func loop(frames: Int, queries: Int, layers: Int = 600) -> FrameLoop {
+    var c = RunConfiguration()
+    c.scene = .generated(.particles)
+    c.layers = layers
+    c.seed = 5
+    let model = try! Runner.scene(c)
+    let builder = PresentationFrameBuilder(root: model, threads: 2)
+    let times = Runner.times(c, measured: frames - c.warmup)
+    var loop = FrameLoop(
+      builder: builder, times: times,
+      points: Runner.points(c, model: model, builder: builder, queries: queries, times: times), queries: queries)
+    loop.warmup = c.warmup
+    loop.realTime = false
+    loop.options = StrategyOptions(windowSeconds: 0.1)
+    return loop
+  }
+
+  @Test func interleavedTurnsRunTheFramesOfASequentialRun() {
+    let loop = Self.loop(frames: 47, queries: 30)
+    var sequential: [Frames] = []
+    for kind in Self.kinds {
+      let hooks = Frames()
+      _ = loop.run(kind, hooks: hooks)
+      sequential.append(hooks)
+    }
+    let turns = Self.kinds.map { _Turn(kind: $0, hooks: Frames()) }
+    var rounds = 0
+    Runner._takeTurns(turns, loop: loop, warmup: loop.warmup, roundWillStart: { _ in rounds += 1 })
+    #expect(rounds == 5, "47 frames: a warm-up of \(loop.warmup), then blocks of \(Runner.blockFrames)")
+    for (turn, expected) in zip(turns, sequential) {
+      let got = (turn.hooks as! Frames).frames
+      #expect(turn.isFinished && turn.blockEnds.last == 47 && turn.blockEnds.count == 5, "\(turn.kind.rawValue)")
+      #expect(got.count == expected.frames.count, "\(turn.kind.rawValue)")
+      for (g, e) in zip(got, expected.frames) {
+        #expect(
+          g.index == e.index && g.time == e.time && g.points == e.points, "\(turn.kind.rawValue) frame \(g.index)")
+        #expect(g.answers == e.answers, "\(turn.kind.rawValue): frame \(g.index) answers differ")
+      }
+    }
+  }
+
+  /// A time-aware strategy's window builds pass checkpoints during its own blocks and none
+  /// during another strategy's: its gate holds them (counted by the gate, which sees every
+  /// checkpoint its thread passes).
+  @Test func heldBackgroundWorkNeverRunsDuringAnotherBlock() {
+    // Window builds of a few milliseconds, and blocks of tree-walk about as long.
+    let loop = Self.loop(frames: 200, queries: 50, layers: 5000)
+    let turns = [_Turn(kind: .windowGrid, hooks: Frames()), _Turn(kind: .treeWalk, hooks: Frames())]
+    let timeAware = turns[0]
+    var passedBefore = 0
+    var during = 0
+    var own = 0
+    Runner._takeTurns(
+      turns, loop: loop, warmup: loop.warmup,
+      afterBlock: { turn in
+        let passed = timeAware.gate.checkpointsPassed
+        if turn === timeAware { own += passed - passedBefore } else { during += passed - passedBefore }
+        passedBefore = passed
+      })
+    #expect(own > 0, "the window builds passed no checkpoint in their own blocks: the count is not live")
+    #expect(during == 0, "\(during) checkpoints passed while tree-walk's blocks ran")
+  }
+
+  /// A run's results say how they were run, with their measured frames' blocks in order.
+  @Test func aRunKeepsItsBlocks() {
+    var c = RunConfiguration()
+    c.scene = .generated(.app)
+    c.layers = 300
+    c.queries = [5]
+    c.frames = 25
+    c.warmup = 3
+    c.pacing = .backToBack
+    c.strategies = [.treeWalk, .windowGrid]
+    for interleave in [true, false] {
+      c.interleave = interleave
+      for m in Runner.run(c, model: try! Runner.scene(c)) {
+        #expect(m.interleaved == interleave)
+        let expected = interleave ? [0, 10, 20] : [0]
+        #expect(m.blocks.map(\.firstFrame) == expected, "\(m.strategy)")
+        #expect(m.blocks.reduce(0) { $0 + $1.frames } == m.frames)
+        #expect(m.blocks.allSatisfy { $0.meanFrameNs > 0 && $0.maxFrameNs >= $0.meanFrameNs })
+      }
+    }
+  }
+}
