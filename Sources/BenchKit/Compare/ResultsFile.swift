@@ -115,7 +115,7 @@ public struct ResultsFile: Sendable {
   static func checkTargets(_ v: JSONValue?) throws(Problem) {
     guard let v else { return }
     guard case .array(let list) = v else { throw Problem(description: "targets is \(v.typeName), not an array") }
-    let statuses = ["met", "not met", "not measured"]
+    let statuses = TargetVerdict.Status.allCases.map(\.rawValue)
     for (i, t) in list.enumerated() {
       guard case .object = t, case .string? = t["name"], case .string? = t["measured"],
         case .string(let status)? = t["status"], statuses.contains(status)

@@ -40,7 +40,8 @@ public struct ReportColumn: Sendable, Hashable {
 
   /// What the default table shows: 120 columns wide with the longest names.
   public static let defaults: [ReportColumn] = [
-    .strategy, .family, .queries, .mean, .p99, .build, .update, .queriesTime, .cpu, .cpuPerWall, .overBudget,
+    .strategy, .family, .queries, .mean, .meanInterval, .p99, .build, .update, .queriesTime, .cpu, .cpuPerWall,
+    .overBudget,
     .allocations, .note,
   ]
 
@@ -50,7 +51,7 @@ public struct ReportColumn: Sendable, Hashable {
   /// Every column, in the order `--columns all` shows them.
   public static let all: [ReportColumn] = [
     .strategy, .family, .scene, .layers, .animated, .workload, .semantics, .tree, .pacing, .threads, .frames, .queries,
-    .mean,
+    .mean, .meanInterval,
     .p99, .max, .median, .p90, .min, .stddev, .build, .update, .queriesTime, .hitTest, .cpu, .cpuThread, .cpuHelpers,
     .cpuPerWall, .overBudget, .allocations, .bytes, .nsPerQuery, .nsPerCandidate, .candidates, .tested, .rows,
     .reindexed, .windowMs, .windows,
@@ -98,6 +99,13 @@ public struct ReportColumn: Sendable, Hashable {
 
   // The end-to-end frame's statistics.
   static let mean = _time("mean", "mean", "end-to-end frame, mean (throughput)") { $0.frameNs.mean }
+  static let meanInterval = ReportColumn(
+    "mean-ci", "+-mean",
+    "half the 95% interval of the mean, in % of it (over blocks of 10 frames; - with fewer than two)"
+  ) { m, _ in
+    guard let i = m.intervals[.frameNsMean], m.frameNs.mean > 0 else { return "-" }
+    return _fixed((i.high - i.low) / 2 / m.frameNs.mean * 100, 1) + "%"
+  }
   static let p99 = _time("p99", "p99", "end-to-end frame, 99th percentile (smoothness)") { $0.frameNs.p99 }
   static let max = _time("max", "max", "the slowest frame") { $0.frameNs.max }
   static let median = _time("median", "median", "end-to-end frame, median (information)") { $0.frameNs.median }

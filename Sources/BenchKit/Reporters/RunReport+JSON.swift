@@ -23,6 +23,7 @@ extension RunReport {
       ("pacing", .string(m.pacing)), ("interleaved", .bool(m.interleaved)),
       ("threads", .number(Double(m.threads))),
       ("frameNs", summary(m.frameNs)), ("hitTestNs", summary(m.hitTestNs)),
+    ] + intervals(m) + [
       ("presentationNs", summary(m.presentationNs)), ("buildTimingNs", summary(m.buildTimingNs)),
       ("buildOrderNs", summary(m.buildOrderNs)), ("buildComposeNs", summary(m.buildComposeNs)),
       ("updateNs", summary(m.updateNs)), ("queriesNs", summary(m.queriesNs)), ("cpuNs", summary(m.cpuNs)),
@@ -47,6 +48,18 @@ extension RunReport {
       ("verifiedAnswers", .number(Double(m.verifiedAnswers))),
       ("toleratedAnswers", .number(Double(m.toleratedAnswers))), ("disagreements", .number(Double(m.disagreements))),
     ]
+  }
+
+  /// The ends of a result's 95% intervals (`Measurement.intervalMetrics`: `frameNsMeanLow`,
+  /// `frameNsMeanHigh`...), null when the run had fewer than two blocks.
+  static func intervals(_ m: Measurement) -> [(String, JSONValue)] {
+    Measurement.intervalMetrics.flatMap { metric -> [(String, JSONValue)] in
+      let i = m.intervals[metric]
+      return [
+        (metric.rawValue + "Low", i.map { .number($0.low) } ?? .null),
+        (metric.rawValue + "High", i.map { .number($0.high) } ?? .null),
+      ]
+    }
   }
 
   /// A result's blocks (JSON only: CSV has one row per result).

@@ -25,6 +25,12 @@ public struct Measurement: Sendable {
   public var interleaved = false
   /// The measured frames' blocks, in order (one block for a run that was not interleaved).
   public var blocks: [Block] = []
+  /// Every measured frame, in order: what the intervals of its statistics are bootstrapped
+  /// from (`Metric.interval`). Kept in memory for the run's targets, not written.
+  public var frameTimings: [FrameTiming] = []
+  /// 95% intervals of the statistics results are judged by (`Measurement.intervalMetrics`),
+  /// bootstrapped over blocks of frames when the run had at least two (`Metric.interval`).
+  public var intervals: [Metric: Interval] = [:]
   /// End to end: everything from the model tree at time t to the answers (the build of the
   /// columns the strategy reads + its update + its queries).
   public var frameNs: Summary
@@ -112,6 +118,15 @@ public struct Measurement: Sendable {
 }
 
 extension Measurement {
+  /// The statistics whose intervals every result carries (JSON `frameNsMeanLow`...): the
+  /// end-to-end frame's mean and p99, and the CPU per frame.
+  public static let intervalMetrics: [Metric] = [.frameNsMean, .frameNsP99, .cpuNsMean]
+
+  /// Computes `intervals` from the frames.
+  public mutating func computeIntervals() {
+    for metric in Self.intervalMetrics { intervals[metric] = metric.interval(self) }
+  }
+
   /// A block of consecutive measured frames one strategy ran without another's in between.
   public struct Block: Sendable, Equatable {
     /// Its first frame, counted from the first measured one.

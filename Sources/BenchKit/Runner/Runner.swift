@@ -439,6 +439,8 @@ final class _Recorder: FrameLoopHooks {
     m.cpuBuildWorkersNs = summary(\.cpuBuildWorkersNs)
     m.cpuBackgroundNs = summary(\.cpuBackgroundNs)
     m.failures = failures
+    m.frameTimings = measured
+    m.computeIntervals()
     m.tree = c.modelTree ? HitTestTree.model.rawValue : HitTestTree.presentation.rawValue
     m.pacing = c.pacing.rawValue
     return m

@@ -64,6 +64,64 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     }
   }
 
+  /// What a frame contributes to the metric and the statistic over frames that gives it (nil
+  /// for a metric that is not a statistic of frames: a count, a per-query cost).
+  var _perFrame: (value: (FrameTiming) -> Double, statistic: ([Double]) -> Double)? {
+    let mean: ([Double]) -> Double = BlockBootstrap.mean
+    switch self {
+    case .frameNsMean: return ({ Double($0.frameNs) }, mean)
+    case .frameNsP99: return ({ Double($0.frameNs) }, BlockBootstrap.quantile(0.99))
+    case .frameNsMax: return ({ Double($0.frameNs) }, { $0.max() ?? 0 })
+    case .frameNsMedian: return ({ Double($0.frameNs) }, BlockBootstrap.quantile(0.5))
+    case .frameNsP90: return ({ Double($0.frameNs) }, BlockBootstrap.quantile(0.9))
+    case .hitTestNsMean: return ({ Double($0.hitTestNs) }, mean)
+    case .hitTestNsMedian: return ({ Double($0.hitTestNs) }, BlockBootstrap.quantile(0.5))
+    case .presentationNsMean: return ({ Double($0.presentationNs) }, mean)
+    case .presentationNsMedian: return ({ Double($0.presentationNs) }, BlockBootstrap.quantile(0.5))
+    case .updateNsMean: return ({ Double($0.updateNs) }, mean)
+    case .updateNsMedian: return ({ Double($0.updateNs) }, BlockBootstrap.quantile(0.5))
+    case .queriesNsMean: return ({ Double($0.queriesNs) }, mean)
+    case .queriesNsMedian: return ({ Double($0.queriesNs) }, BlockBootstrap.quantile(0.5))
+    case .cpuNsMean: return ({ Double($0.cpuNs) }, mean)
+    case .presentationNsPerLayer: return ({ Double($0.presentationNs) }, mean)
+    default: return nil
+    }
+  }
+
+  /// The 95% interval of a result's value, bootstrapped over its frames in blocks of
+  /// `Runner.blockFrames` (`BlockBootstrap`); nil for a metric that is not a statistic of
+  /// frames, or a run of fewer than two blocks. `presentationNsPerLayer` is per layer.
+  public func interval(_ m: Measurement) -> Interval? {
+    guard let (perFrame, statistic) = _perFrame else { return nil }
+    guard
+      var i = BlockBootstrap.interval(m.frameTimings.map(perFrame), length: Runner.blockFrames, statistic: statistic)
+    else { return nil }
+    if self == .presentationNsPerLayer {
+      let n = Double(Swift.max(m.layers, 1))
+      (i.low, i.high) = (i.low / n, i.high / n)
+    }
+    return i
+  }
+
+  /// The 95% interval of `slow`'s value over `fast`'s (a speedup), bootstrapped over both
+  /// results' blocks (paired when they ran as many); nil as for `interval`.
+  public func ratioInterval(_ slow: Measurement, over fast: Measurement) -> Interval? {
+    guard let (perFrame, statistic) = _perFrame, self != .presentationNsPerLayer || slow.layers == fast.layers else {
+      return nil
+    }
+    return BlockBootstrap.ratio(
+      slow.frameTimings.map(perFrame), fast.frameTimings.map(perFrame), length: Runner.blockFrames,
+      statistic: statistic)
+  }
+
+  /// The 95% interval of this metric over `reference` within one result (p99 over mean: how
+  /// smooth its frames are); nil as for `interval`.
+  public func ratioInterval(_ m: Measurement, to reference: Metric) -> Interval? {
+    guard let (a, sa) = _perFrame, let (b, sb) = reference._perFrame else { return nil }
+    return BlockBootstrap.ratio(
+      m.frameTimings.map(a), m.frameTimings.map(b), length: Runner.blockFrames, statistic: sa, of: sb)
+  }
+
   /// Whether the metric is a time.
   public var isTime: Bool { jsonPath.first?.hasSuffix("Ns") == true || self == .nsPerQuery || self == .nsPerCandidate }
 

@@ -18,8 +18,11 @@ public struct Target: Sendable {
 
 /// A target's outcome: what was measured (one line, numbers included) and whether it holds.
 public struct TargetVerdict: Sendable, Equatable {
-  public enum Status: String, Sendable {
-    case met, notMet = "not met", notMeasured = "not measured"
+  /// `met` when the whole 95% interval of what was measured meets the target (or, for a
+  /// number with no interval, the number does), `notMet` when the whole interval misses it,
+  /// `undecided` when the interval straddles it: the run cannot tell, and a longer run decides.
+  public enum Status: String, Sendable, CaseIterable {
+    case met, notMet = "not met", undecided, notMeasured = "not measured"
   }
   public var status: Status
   public var measured: String
@@ -34,6 +37,27 @@ public struct TargetVerdict: Sendable, Equatable {
   }
 
   public static func missing(_ what: String) -> TargetVerdict { TargetVerdict(.notMeasured, "no result for \(what)") }
+
+  /// The status of a value against a target it meets when `meets(value)`: by its interval when
+  /// it has one (both ends meet it: met; neither: not met; else undecided), by itself otherwise.
+  /// `meets` must be monotonic (a bound), so the interval's ends decide for all within.
+  public static func status(_ value: Double, _ interval: Interval?, meets: (Double) -> Bool) -> Status {
+    guard let interval else { return meets(value) ? .met : .notMet }
+    let (low, high) = (meets(interval.low), meets(interval.high))
+    return low && high ? .met : (!low && !high ? .notMet : .undecided)
+  }
+
+  /// The status of several results judged together: not met when one misses, else undecided
+  /// when one is, else met.
+  public static func all(_ statuses: [Status]) -> Status {
+    statuses.contains(.notMet) ? .notMet : (statuses.contains(.undecided) ? .undecided : .met)
+  }
+}
+
+/// An interval as a verdict states it, after the value ("; 95% 1.8-2.3x").
+func _formatInterval(_ i: Interval?, _ format: (Double) -> String) -> String {
+  guard let i else { return "" }
+  return " [95% \(format(i.low))-\(format(i.high))]"
 }
 
 /// Picks results out of a run: by scene, size, Q, workload, animated fraction, strategy name
@@ -112,10 +136,12 @@ extension Target {
       guard let f = fast.best(in: results, by: metric) else { return .missing(fast.label) }
       guard let s = slow.best(in: results, by: metric) else { return .missing(slow.label) }
       let ratio = metric.value(s) / metric.value(f)
-      return .check(
-        ratio >= factor,
+      let interval = metric.ratioInterval(s, over: f)
+      return TargetVerdict(
+        TargetVerdict.status(ratio, interval) { $0 >= factor },
         "\(f.strategy) \(metric.describe(f)) against \(s.strategy) \(metric.describe(s)): "
-          + "\(formatRatio(ratio))x (target \(formatRatio(factor))x)")
+          + "\(formatRatio(ratio))x\(_formatInterval(interval) { formatRatio($0) + "x" }) (target \(formatRatio(factor))x)"
+      )
     }
   }
 
@@ -124,24 +150,30 @@ extension Target {
     Target(name) { results in
       guard let m = query.best(in: results, by: metric) else { return .missing(query.label) }
       let v = metric.value(m)
-      return .check(v <= limit, "\(m.strategy): \(metric.describe(m)) (limit \(metric.format(limit)))")
+      let interval = metric.interval(m)
+      return TargetVerdict(
+        TargetVerdict.status(v, interval) { $0 <= limit },
+        "\(m.strategy): \(metric.describe(m))\(_formatInterval(interval, metric.format)) (limit \(metric.format(limit)))"
+      )
     }
   }
 
   /// Every result matching `query` has `metric` at most `limit` (for example no allocation).
   public static func everyAtMost(_ name: String, _ query: ResultQuery, _ metric: Metric, _ limit: Double) -> Target {
-    _every(name, query, metric.value, largestIsWorst: true) { v, all, worst in
-      .check(
-        v <= limit, "\(_worst(worst)): \(metric.describe(worst)) over \(all) results (limit \(metric.format(limit)))")
+    _every(name, query, metric.value, interval: metric.interval, largestIsWorst: true, meets: { $0 <= limit }) {
+      _, all, worst, interval in
+      "\(_worst(worst)): \(metric.describe(worst))\(_formatInterval(interval, metric.format)) over \(all) results "
+        + "(limit \(metric.format(limit)))"
     }
   }
 
   /// Every result matching `query` has `metric` at least `limit` (a run long enough to hold
   /// three windows).
   public static func everyAtLeast(_ name: String, _ query: ResultQuery, _ metric: Metric, _ limit: Double) -> Target {
-    _every(name, query, metric.value, largestIsWorst: false) { v, all, worst in
-      .check(
-        v >= limit, "\(_worst(worst)): \(metric.format(v)) over \(all) results (at least \(metric.format(limit)))")
+    _every(name, query, metric.value, interval: metric.interval, largestIsWorst: false, meets: { $0 >= limit }) {
+      v, all, worst, interval in
+      "\(_worst(worst)): \(metric.format(v))\(_formatInterval(interval, metric.format)) over \(all) results "
+        + "(at least \(metric.format(limit)))"
     }
   }
 
@@ -151,12 +183,13 @@ extension Target {
     _ name: String, _ query: ResultQuery, _ metric: Metric, atMost factor: Double, of reference: Metric
   ) -> Target {
     let ratio: @Sendable (Measurement) -> Double = { metric.value($0) / Swift.max(reference.value($0), 1e-9) }
-    return _every(name, query, ratio, largestIsWorst: true) { r, all, worst in
-      .check(
-        r <= factor,
-        "\(_worst(worst)): \(metric.rawValue) \(metric.format(metric.value(worst))) = \(formatRatio(r))x "
-          + "\(reference.rawValue) over \(all) results "
-          + "(limit \(formatRatio(factor))x)")
+    return _every(
+      name, query, ratio, interval: { metric.ratioInterval($0, to: reference) }, largestIsWorst: true,
+      meets: { $0 <= factor }
+    ) { r, all, worst, interval in
+      "\(_worst(worst)): \(metric.rawValue) \(metric.format(metric.value(worst))) = \(formatRatio(r))x"
+        + "\(_formatInterval(interval) { formatRatio($0) + "x" }) \(reference.rawValue) over \(all) results "
+        + "(limit \(formatRatio(factor))x)"
     }
   }
 
@@ -170,34 +203,48 @@ extension Target {
       let all = results.filter(query.matches)
       guard !all.isEmpty else { return .missing(query.label) }
       var worst: (ratio: Double, m: Measurement, base: Measurement)?
+      var statuses: [TargetVerdict.Status] = []
       for m in all {
         let counterpart = ResultQuery(
           scene: m.scene, layers: m.layers, queries: m.queriesPerFrame, workload: m.workload,
           animatedFraction: m.animatedFraction, strategy: m.strategy, threads: threads)
         guard let base = counterpart.one(in: results) else { return .missing(counterpart.label) }
         let ratio = metric.value(m) / Swift.max(metric.value(base), 1e-9)
+        statuses.append(TargetVerdict.status(ratio, metric.ratioInterval(m, over: base)) { $0 <= factor })
         if worst == nil || ratio > worst!.ratio { worst = (ratio, m, base) }
       }
       let w = worst!
-      return .check(
-        w.ratio <= factor,
+      let interval = metric.ratioInterval(w.m, over: w.base)
+      let undecided = statuses.filter { $0 == .undecided }.count
+      return TargetVerdict(
+        TargetVerdict.all(statuses),
         "\(_worst(w.m)): \(metric.format(metric.value(w.m))) on \(w.m.threads) threads against "
-          + "\(metric.format(metric.value(w.base))) on \(threads) = \(formatRatio(w.ratio))x over \(all.count) results "
-          + "(limit \(formatRatio(factor))x)")
+          + "\(metric.format(metric.value(w.base))) on \(threads) = \(formatRatio(w.ratio))x"
+          + "\(_formatInterval(interval) { formatRatio($0) + "x" }) over \(all.count) results "
+          + "(limit \(formatRatio(factor))x)" + (undecided > 0 ? "; \(undecided) undecided" : ""))
     }
   }
 
-  /// A target over every result matching `query`, judged by its worst `value` (the largest, or
-  /// the smallest): `verdict` gets that value, the number of results and the worst result.
+  /// A target over every result matching `query`: each result's `value` judged by `meets` on
+  /// its `interval` (`TargetVerdict.status`), the target met when every result meets it, not
+  /// met when one misses it, else undecided. `describe` states the worst `value` (the largest,
+  /// or the smallest), the number of results, the worst result and its interval; the count of
+  /// undecided results follows.
   static func _every(
     _ name: String, _ query: ResultQuery, _ value: @escaping @Sendable (Measurement) -> Double,
-    largestIsWorst: Bool, _ verdict: @escaping @Sendable (Double, Int, Measurement) -> TargetVerdict
+    interval: @escaping @Sendable (Measurement) -> Interval?, largestIsWorst: Bool,
+    meets: @escaping @Sendable (Double) -> Bool,
+    _ describe: @escaping @Sendable (Double, Int, Measurement, Interval?) -> String
   ) -> Target {
     Target(name) { results in
       let all = results.filter(query.matches)
       let worst = largestIsWorst ? all.max { value($0) < value($1) } : all.min { value($0) < value($1) }
       guard let worst else { return .missing(query.label) }
-      return verdict(value(worst), all.count, worst)
+      let statuses = all.map { TargetVerdict.status(value($0), interval($0), meets: meets) }
+      let undecided = statuses.filter { $0 == .undecided }.count
+      return TargetVerdict(
+        TargetVerdict.all(statuses),
+        describe(value(worst), all.count, worst, interval(worst)) + (undecided > 0 ? "; \(undecided) undecided" : ""))
     }
   }
 
