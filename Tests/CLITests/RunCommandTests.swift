@@ -147,17 +147,23 @@ import Testing
   private func resultsFile(
     _ name: String, _ results: [(strategy: String, mean: Double, stddev: Double, allocations: Double)],
     schema: String = "hitbench-results/3", thresholds: String = "", count: Int = 200,
-    meta: String = #""cores": 2, "seed": 1"#, targets: String = "[]"
+    meta: String = #""cores": 2, "seed": 1"#, targets: String = "[]", blocks: [String: [Double]] = [:]
   ) throws -> String {
     let path = tmp(name)
     let rows = results.map { r in
+      // Blocks of 10 frames with these means (the frame, its update + queries and its CPU alike).
+      let blockList = (blocks[r.strategy] ?? []).enumerated().map { i, m in
+        "{\"firstFrame\": \(i * 10), \"frames\": 10, \"meanFrameNs\": \(m), \"meanHitTestNs\": \(m), "
+          + "\"meanCpuNs\": \(m), \"maxFrameNs\": \(m * 1.2)}"
+      }
       let summary =
         "{\"min\": \(r.mean * 0.9), \"median\": \(r.mean), \"p90\": \(r.mean * 1.05), \"p99\": \(r.mean * 1.1), "
         + "\"max\": \(r.mean * 1.2), \"mad\": \(r.stddev * 0.67), \"mean\": \(r.mean), \"stddev\": \(r.stddev), \"count\": \(count)}"
       return """
         {"strategy": "\(r.strategy)", "scene": "app", "layers": 10, "animatedFraction": 1, "queriesPerFrame": 100,
          "workload": "uniform", "semantics": "calayer", "tree": "presentation", "threads": 1, "pacing": "real-time",
-         "frameNs": \(summary), "hitTestNs": \(summary), "allocationsPerFrame": \(r.allocations)}
+         "frameNs": \(summary), "hitTestNs": \(summary), "allocationsPerFrame": \(r.allocations),
+         "blocks": [\(blockList.joined(separator: ","))]}
         """
     }
     try """
@@ -220,6 +226,26 @@ import Testing
     let r = try hitbench(["compare", untracked, untracked])
     #expect(r.status == 65 && r.stderr.contains("cpuNs.mean"), "\(r.stderr)")
     #expect(try hitbench(["compare", base, same, "--threshold", "5000%"]).status == 64)
+  }
+
+  /// With blocks, a mean is judged by the interval of new / base over both sides' blocks, not
+  /// by the frames' spread: a 10% slowdown whose blocks spread as much is within noise however
+  /// small the frames' standard deviation (the old rule would call it a regression), and one
+  /// whose blocks are tight is a regression however large the frames' standard deviation.
+  @Test func compareJudgesMeansByBlocks() throws {
+    let spread: [Double] = [800, 1200, 900, 1100, 1000, 700, 1300, 1000]
+    let tight: [Double] = [995, 1005, 1000, 998, 1002, 1000, 1001, 999]
+    let base = try resultsFile("blocks-base.json", [("grid", 1000, 10, 0)], blocks: ["grid": spread])
+    let new = try resultsFile("blocks-new.json", [("grid", 1100, 10, 0)], blocks: ["grid": spread.map { $0 * 1.1 }])
+    let tightBase = try resultsFile("tight-base.json", [("grid", 1000, 500, 0)], blocks: ["grid": tight])
+    let tightNew = try resultsFile(
+      "tight-new.json", [("grid", 1100, 500, 0)], blocks: ["grid": tight.map { $0 * 1.1 }])
+    defer { for p in [base, new, tightBase, tightNew] { try? FileManager.default.removeItem(atPath: p) } }
+    let noisy = try hitbench(["compare", base, new])
+    #expect(noisy.status == 0 && noisy.stdout.contains("within noise"), "\(noisy.stdout)")
+    #expect(noisy.stdout.contains("new/base 95% "), "\(noisy.stdout)")
+    let clear = try hitbench(["compare", tightBase, tightNew])
+    #expect(clear.status == 1 && clear.stdout.contains("REGRESSION"), "\(clear.stdout)")
   }
 
   /// Values no run can measure are refused (65, naming the field) on either side, where they

@@ -2,8 +2,12 @@ import JSON
 
 /// Two results files compared on every metric the base declares (`hitbench compare`): each
 /// result of the base matched with the new one of the same configuration, each metric judged
-/// against its threshold and, for a time, against the frames' own spread, so a change smaller
-/// than the noise both runs measured is reported as such and not as a regression. Nothing is
+/// against its threshold and, for a time, against the noise both runs measured, so a change
+/// smaller than that is reported as such and not as a regression. The noise comes from blocks
+/// of frames, never from frames taken as independent samples (frames of one run share the
+/// host's state): a mean by the 95% bootstrap interval of new / base over both results' blocks
+/// (`blocks`), a p99 by its two intervals (`frameNsP99Low`, `frameNsP99High`), which must not
+/// overlap. A file without them (one block) falls back to the frames' spread. Nothing is
 /// dropped: a result missing from the new file, or a metric missing from a result, is named.
 public struct ResultComparison: Sendable {
   /// One metric of one matched result.
@@ -13,6 +17,9 @@ public struct ResultComparison: Sendable {
     public var base: Double
     public var new: Double
     public var verdict: Verdict
+    /// The 95% interval of new / base when the blocks gave one (a mean), or of the two sides'
+    /// intervals' ratio ends (a p99: new low / base high to new high / base low).
+    public var ratioInterval: Interval?
     /// The change relative to the base (infinite from 0 to more).
     public var change: Double { base != 0 ? (new - base) / Swift.abs(base) : (new == 0 ? 0 : .infinity) }
   }
@@ -64,16 +71,26 @@ public struct ResultComparison: Sendable {
               "\(b.key): the \(side) result has no \(metric.jsonPath.joined(separator: ".")), which the thresholds name"
           )
         }
-        let noise = Self.noise(metric, b.value, n)
+        let interval = Self.ratioInterval(metric, b.value, n)
+        // Slower or faster beyond the noise: the whole interval of new / base above 1 (or
+        // below), or without one the frames' spread.
+        let slower: Bool
+        let faster: Bool
+        if let interval {
+          (slower, faster) = (interval.low > 1, interval.high < 1)
+        } else {
+          let noise = Self.noise(metric, b.value, n)
+          (slower, faster) = (y - x > noise, x - y > noise)
+        }
         let verdict: Verdict
         if t.isRegression(base: x, new: y) {
-          verdict = y - x > noise ? .regression : .withinNoise
-        } else if metric.isTime && x - y > Swift.max(noise, x * t.relative + t.absolute) {
+          verdict = slower ? .regression : .withinNoise
+        } else if metric.isTime && x - y > x * t.relative + t.absolute && faster {
           verdict = .faster
         } else {
           verdict = .same
         }
-        rows.append(Row(key: b.key, metric: metric, base: x, new: y, verdict: verdict))
+        rows.append(Row(key: b.key, metric: metric, base: x, new: y, verdict: verdict, ratioInterval: interval))
       }
     }
   }
@@ -89,6 +106,33 @@ public struct ResultComparison: Sendable {
   static func perLayer(_ d: Double, _ r: JSONValue) -> Double? {
     guard case .number(let layers)? = r["layers"] else { return nil }
     return d / Swift.max(layers, 1)
+  }
+
+  /// The 95% interval of new / base for a metric from what both results carry: their blocks'
+  /// means (a mean with a block key, `Measurement.Block.key`), or their p99 intervals; nil
+  /// when either side lacks them (fewer than two blocks, an older file).
+  static func ratioInterval(_ metric: Metric, _ base: JSONValue, _ new: JSONValue) -> Interval? {
+    if let key = Measurement.Block.key(of: metric) {
+      func blocks(_ r: JSONValue) -> [(mean: Double, frames: Int)] {
+        guard case .array(let list)? = r["blocks"] else { return [] }
+        return list.compactMap { b in
+          guard case .number(let m)? = b[key], case .number(let f)? = b["frames"], f >= 1, f.rounded() == f else {
+            return nil
+          }
+          return (m, Int(f))
+        }
+      }
+      return BlockBootstrap.ratioOfMeans(blocks(new), blocks(base))
+    }
+    guard metric == .frameNsP99 else { return nil }
+    func ends(_ r: JSONValue) -> (Double, Double)? {
+      guard case .number(let low)? = r["frameNsP99Low"], case .number(let high)? = r["frameNsP99High"], low > 0,
+        low <= high
+      else { return nil }
+      return (low, high)
+    }
+    guard let (bl, bh) = ends(base), let (nl, nh) = ends(new) else { return nil }
+    return Interval(low: nl / bh, high: nh / bl)
   }
 
   /// How much of a difference between two results the frames' spread explains: for a mean,

@@ -68,7 +68,8 @@ extension RunReport {
       m.blocks.map { b in
         .object([
           ("firstFrame", .number(Double(b.firstFrame))), ("frames", .number(Double(b.frames))),
-          ("meanFrameNs", .number(b.meanFrameNs)), ("meanCpuNs", .number(b.meanCpuNs)),
+          ("meanFrameNs", .number(b.meanFrameNs)), ("meanHitTestNs", .number(b.meanHitTestNs)),
+          ("meanCpuNs", .number(b.meanCpuNs)),
           ("maxFrameNs", .number(b.maxFrameNs)),
         ])
       })

@@ -132,17 +132,32 @@ extension Measurement {
     /// Its first frame, counted from the first measured one.
     public var firstFrame: Int
     public var frames: Int
-    /// Mean and largest wall time of its frames (end to end), and their mean CPU time.
+    /// Mean and largest wall time of its frames (end to end), the mean of their update +
+    /// queries, and their mean CPU time.
     public var meanFrameNs: Double
+    public var meanHitTestNs: Double
     public var meanCpuNs: Double
     public var maxFrameNs: Double
 
-    public init(firstFrame: Int, frames: Int, meanFrameNs: Double, meanCpuNs: Double, maxFrameNs: Double) {
+    public init(
+      firstFrame: Int, frames: Int, meanFrameNs: Double, meanHitTestNs: Double, meanCpuNs: Double, maxFrameNs: Double
+    ) {
       self.firstFrame = firstFrame
       self.frames = frames
       self.meanFrameNs = meanFrameNs
+      self.meanHitTestNs = meanHitTestNs
       self.meanCpuNs = meanCpuNs
       self.maxFrameNs = maxFrameNs
+    }
+
+    /// The JSON key of the block mean that a mean metric reads (`compare`), if any.
+    public static func key(of metric: Metric) -> String? {
+      switch metric {
+      case .frameNsMean: "meanFrameNs"
+      case .hitTestNsMean: "meanHitTestNs"
+      case .cpuNsMean: "meanCpuNs"
+      default: nil
+      }
     }
   }
 }

@@ -392,6 +392,7 @@ final class _Recorder: FrameLoopHooks {
         Measurement.Block(
           firstFrame: lo - warmup, frames: frames.count,
           meanFrameNs: frames.reduce(0) { $0 + Double($1.frameNs) } / n,
+          meanHitTestNs: frames.reduce(0) { $0 + Double($1.hitTestNs) } / n,
           meanCpuNs: frames.reduce(0) { $0 + Double($1.cpuNs) } / n,
           maxFrameNs: Double(frames.map(\.frameNs).max() ?? 0)))
     }

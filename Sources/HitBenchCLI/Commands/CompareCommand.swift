@@ -52,15 +52,18 @@ enum CompareCommand {
     let keyWidth = Swift.min(70, (comparison.rows.map(\.key.description.count).max() ?? 10) + 2)
     Output.out(
       "result".padding(to: keyWidth) + "metric".padding(to: 22) + "base".leftPadded(12) + "new".leftPadded(12)
-        + "change".leftPadded(10) + "\n")
+        + "change".leftPadded(10) + "  " + "interval".padding(to: 28) + "\n")
     for r in comparison.rows {
       let pct =
         r.change.isFinite ? "\(r.change > 0 ? "+" : "")\(formatNumber((r.change * 1000).rounded() / 10))%" : "new"
       let verdict = r.verdict == .same ? "" : "  " + r.verdict.rawValue
-      Output.out(
-        r.key.description.padding(to: keyWidth) + r.metric.rawValue.padding(to: 22)
-          + r.metric.format(r.base).leftPadded(12) + r.metric.format(r.new).leftPadded(12) + pct.leftPadded(10)
-          + verdict + "\n")
+      let interval: String = r.ratioInterval.map { "new/base 95% " + $0.formatted() } ?? "-"
+      let numbers: String =
+        r.metric.format(r.base).leftPadded(12) + r.metric.format(r.new).leftPadded(12) + pct.leftPadded(10)
+      let line: String =
+        r.key.description.padding(to: keyWidth) + r.metric.rawValue.padding(to: 22) + numbers + "  "
+        + interval.padding(to: 28) + verdict
+      Output.out(line + "\n")
     }
     for k in comparison.missing { Output.out("\(k): MISSING from \(FileIO.displayName(files[1]))\n") }
     if !comparison.added.isEmpty {
