@@ -110,4 +110,29 @@ import Testing
       }
     }
   }
+
+  /// `--repeat N`: every repetition runs each strategy afresh, warm-up included and checked,
+  /// and one result holds the measured frames of all of them, its blocks spanning them.
+  @Test func repetitionsMakeOneResult() {
+    var c = RunConfiguration()
+    c.scene = .generated(.particles)
+    c.layers = 300
+    c.queries = [4]
+    c.frames = 25
+    c.warmup = 3
+    c.repeats = 3
+    c.verify = true
+    c.pacing = .backToBack
+    c.strategies = [.grid, .windowGrid]
+    for interleave in [true, false] {
+      c.interleave = interleave
+      for m in Runner.run(c, model: try! Runner.scene(c)) {
+        #expect(m.frames == 75 && m.repeats == 3, "\(m.strategy)")
+        let expected = interleave ? [0, 10, 20, 25, 35, 45, 50, 60, 70] : [0, 25, 50]
+        #expect(m.blocks.map(\.firstFrame) == expected, "\(m.strategy) interleaved \(interleave)")
+        #expect(m.verifiedAnswers == 3 * 28 * 4 && m.disagreements == 0, "\(m.strategy)")
+        #expect(m.intervals[.frameNsMean] != nil)
+      }
+    }
+  }
 }

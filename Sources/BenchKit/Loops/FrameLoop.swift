@@ -11,6 +11,13 @@ public protocol FrameLoopHooks: AnyObject {
   func frameDidEnd(
     _ index: Int, time: Double, timing: FrameTiming, points: UnsafeBufferPointer<Point>,
     answers: UnsafeBufferPointer<LayerID?>)
+  /// A block of frames ended (`FrameSession.run(frames:)`), its last frame's `frameDidEnd`
+  /// called.
+  func blockDidEnd()
+}
+
+extension FrameLoopHooks {
+  public func blockDidEnd() {}
 }
 
 /// The frames of one run: per frame, everything from the model tree at time t to the answers,

@@ -201,8 +201,12 @@ public final class FrameSession {
     _runBlock = runBlock
   }
 
-  /// Runs up to `count` more frames (fewer when the run ends first).
-  public func run(frames count: Int) { _runBlock(count) }
+  /// Runs up to `count` more frames (fewer when the run ends first), then tells the hooks the
+  /// block ended.
+  public func run(frames count: Int) {
+    _runBlock(count)
+    _state.hooks.blockDidEnd()
+  }
 
   /// Whether the run has ended (its last frame ran; the strategy is gone).
   public var isFinished: Bool { _state.finished }

@@ -23,6 +23,8 @@ public struct Measurement: Sendable {
   public var threads: Int
   /// Whether the strategies took turns in blocks of frames (`RunConfiguration.interleave`).
   public var interleaved = false
+  /// How many repetitions its frames came from (`RunConfiguration.repeats`).
+  public var repeats = 1
   /// The measured frames' blocks, in order (one block for a run that was not interleaved).
   public var blocks: [Block] = []
   /// Every measured frame, in order: what the intervals of its statistics are bootstrapped

@@ -66,6 +66,10 @@ public struct RunConfiguration: Sendable {
   /// so that a slow stretch of a shared host lands on all of them alike; false: each runs all
   /// its frames before the next starts. Frames, points and answers are the same either way.
   public var interleave = true
+  /// How many times the run is repeated (`--repeat`): each repetition runs every strategy
+  /// afresh, warm-up included, and the measured frames of all of them make one result, so its
+  /// blocks, and the intervals bootstrapped over them, span the repetitions.
+  public var repeats = 1
 
   /// How frames follow one another in wall time.
   public enum Pacing: String, CaseIterable, Sendable {

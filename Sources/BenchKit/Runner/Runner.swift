@@ -165,10 +165,16 @@ public enum Runner {
       loop.options = StrategyOptions(windowSeconds: c.windowSeconds)
       loop.realTime = c.pacing == .realTime
       let floors = Floors.measure(loop: loop, warmup: c.warmup)
-      let turns =
-        c.interleave
-        ? _interleaved(c, loop: loop, layers: scene.count, reference: reference, progress: progress)
-        : _sequential(c, loop: loop, layers: scene.count, reference: reference, progress: progress)
+      // Every repetition runs every strategy afresh (its warm-up again) into the same records;
+      // the last repetition's turns give the outcome.
+      let recorders = c.strategies.map { _ in _recorder(c, loop: loop, layers: scene.count, reference: reference) }
+      var turns: [_Turn] = []
+      for repetition in 0..<Swift.max(c.repeats, 1) {
+        turns =
+          c.interleave
+          ? _interleaved(c, loop: loop, recorders: recorders, repetition: repetition, progress: progress)
+          : _sequential(c, loop: loop, recorders: recorders, progress: progress)
+      }
       for t in turns {
         guard let outcome = t.session?.outcome, let recorder = t.hooks as? _Recorder else {
           preconditionFailure("\(t.kind.rawValue) did not finish")
@@ -176,7 +182,8 @@ public enum Runner {
         var m = recorder.measurement(
           c, kind: t.kind, queries: q, layers: scene.count, outcome: outcome, floors: floors)
         m.interleaved = c.interleave
-        m.blocks = recorder.blocks(t.blockEnds)
+        m.blocks = recorder.blocks()
+        m.repeats = c.repeats
         m.memory = MemoryBreakdown(
           modelBytes: modelBytes, compiledSceneBytes: sceneBytes, frameBytes: frameBytes,
           strategyBytes: outcome.strategyBytes)
@@ -228,17 +235,17 @@ extension Runner {
     -> _Recorder
   {
     _Recorder(
-      frames: loop.times.count, warmup: c.warmup, reference: reference, animated: loop.animated,
+      frames: loop.times.count * Swift.max(c.repeats, 1), warmup: c.warmup, reference: reference,
+      animated: loop.animated,
       checkedPerFrame: checkedAnswersPerFrame(queries: loop.queries, layers: layers, visits: c.verifyVisitsPerFrame))
   }
 
   /// Each strategy runs all its frames before the next starts (`--interleave off`).
   static func _sequential(
-    _ c: RunConfiguration, loop: FrameLoop, layers: Int, reference: PresentationFrameBuilder?,
-    progress: ((String) -> Void)?
+    _ c: RunConfiguration, loop: FrameLoop, recorders: [_Recorder], progress: ((String) -> Void)?
   ) -> [_Turn] {
     let builder = loop.builder
-    return c.strategies.map { kind in
+    return zip(c.strategies, recorders).map { kind, recorder in
       progress?("\(kind.rawValue) Q=\(loop.queries)")
       // A scene strategy reads the compiled scene, never this builder's frames: their columns
       // and rows are freed while it runs, so its peak is its own state's, not the frame's as
@@ -252,7 +259,7 @@ extension Runner {
         _ = builder.build(
           at: loop.requiredFrames > 0 ? loop.times[loop.requiredFrames - 1] : 0, animated: loop.animated)
       }
-      let turn = _Turn(kind: kind, hooks: _recorder(c, loop: loop, layers: layers, reference: reference))
+      let turn = _Turn(kind: kind, hooks: recorder)
       turn.run(loop, frames: loop.times.count)
       // Its strategy is gone: its session's records stay.
       return turn
@@ -263,25 +270,25 @@ extension Runner {
   /// of its own), in an order that rotates by one each round, until every run has ended. A
   /// strategy's background work is held while another's block runs (`BackgroundGate`).
   static func _interleaved(
-    _ c: RunConfiguration, loop: FrameLoop, layers: Int, reference: PresentationFrameBuilder?,
-    progress: ((String) -> Void)?
+    _ c: RunConfiguration, loop: FrameLoop, recorders: [_Recorder], repetition: Int, progress: ((String) -> Void)?
   ) -> [_Turn] {
-    let turns = c.strategies.map {
-      _Turn(kind: $0, hooks: _recorder(c, loop: loop, layers: layers, reference: reference))
+    let turns = zip(c.strategies, recorders).map { _Turn(kind: $0, hooks: $1) }
+    _takeTurns(turns, loop: loop, warmup: c.warmup, firstRound: repetition) { round in
+      progress?("round \(round + 1), Q=\(loop.queries)")
     }
-    _takeTurns(turns, loop: loop, warmup: c.warmup) { round in progress?("round \(round + 1), Q=\(loop.queries)") }
     return turns
   }
 
   /// Runs `turns` in blocks until every one has ended: each round gives every unfinished turn
   /// a block (its warm-up first, then `blockFrames` frames), starting one turn further along
-  /// than the round before. `afterBlock` sees each turn once its block has run and its
+  /// than the round before (the first round at `firstRound`: a repetition starts where the
+  /// last one's order left off). `afterBlock` sees each turn once its block has run and its
   /// background work is held.
   static func _takeTurns(
-    _ turns: [_Turn], loop: FrameLoop, warmup: Int, roundWillStart: (Int) -> Void = { _ in },
+    _ turns: [_Turn], loop: FrameLoop, warmup: Int, firstRound: Int = 0, roundWillStart: (Int) -> Void = { _ in },
     afterBlock: (_Turn) -> Void = { _ in }
   ) {
-    var round = 0
+    var round = firstRound
     while turns.contains(where: { !$0.isFinished }) {
       roundWillStart(round)
       for k in 0..<turns.count {
@@ -345,9 +352,13 @@ final class _Recorder: FrameLoopHooks {
     answers: UnsafeBufferPointer<LayerID?>
   ) {
     let used = AllocationCounter.read() - before
-    timings.append(timing)
-    allocations.append(used.allocations)
-    bytes.append(used.bytes)
+    // The measured frames of every repetition, one after another (a warm-up is checked, not
+    // measured).
+    if index >= warmup {
+      timings.append(timing)
+      allocations.append(used.allocations)
+      bytes.append(used.bytes)
+    }
     guard let reference else { return }
     // A check the frames would not have: the background builders wait it out.
     BuildPause.hold()
@@ -377,20 +388,23 @@ final class _Recorder: FrameLoopHooks {
     }
   }
 
-  /// The measured frames' blocks, from where each block ended (frames run, warm-up included).
-  func blocks(_ ends: [Int]) -> [Measurement.Block] {
+  /// Where each block ended, in measured frames recorded so far.
+  var blockEnds: [Int] = []
+
+  func blockDidEnd() { blockEnds.append(timings.count) }
+
+  /// The measured frames' blocks (a block that ran only warm-up frames has none).
+  func blocks() -> [Measurement.Block] {
     var out: [Measurement.Block] = []
     var start = 0
-    for end in ends {
+    for end in blockEnds {
       defer { start = end }
-      let lo = Swift.max(start, warmup)
-      let hi = Swift.min(end, timings.count)
-      guard hi > lo else { continue }
-      let frames = timings[lo..<hi]
+      guard end > start else { continue }
+      let frames = timings[start..<end]
       let n = Double(frames.count)
       out.append(
         Measurement.Block(
-          firstFrame: lo - warmup, frames: frames.count,
+          firstFrame: start, frames: frames.count,
           meanFrameNs: frames.reduce(0) { $0 + Double($1.frameNs) } / n,
           meanHitTestNs: frames.reduce(0) { $0 + Double($1.hitTestNs) } / n,
           meanCpuNs: frames.reduce(0) { $0 + Double($1.cpuNs) } / n,
@@ -402,15 +416,15 @@ final class _Recorder: FrameLoopHooks {
   func measurement(
     _ c: RunConfiguration, kind: StrategyKind, queries: Int, layers: Int, outcome: FrameLoop.Outcome, floors: Floors
   ) -> Measurement {
-    let measured = Array(timings.dropFirst(warmup))
+    let measured = timings
     func summary(_ v: (FrameTiming) -> UInt64) -> Summary { Summary(measured.map { Double(v($0)) }) }
     func mean(_ v: (FrameTiming) -> Double) -> Double {
       measured.isEmpty ? 0 : measured.reduce(0) { $0 + v($1) } / Double(measured.count)
     }
     let qs = summary(\.queriesNs)
     let frame = summary(\.frameNs)
-    let allocs = allocations.dropFirst(warmup)
-    let byts = bytes.dropFirst(warmup)
+    let allocs = allocations
+    let byts = bytes
     let n = Double(Swift.max(allocs.count, 1))
     let perQuery = Double(Swift.max(queries, 1))
     let windowMs = mean { $0.counters.windowSeconds * 1000 }

@@ -93,6 +93,10 @@ enum RunCommand {
       help: "on (default): strategies take turns in blocks of \(Runner.blockFrames) frames; off: one after another",
       expected: "on or off"
     ) { ["on": true, "off": false][$0] }
+    CommonOptions.integer(
+      &p, "--repeat", \.config.repeats, valueName: "N",
+      help: "repeat the run N times (each strategy afresh, warm-up included); one result of all measured frames, "
+        + "its intervals over blocks of every repetition (default 1)", in: 1...100)
     p.option(
       "--budget", \.config.budgetNs, valueName: "MS",
       help: "the frame budget, in ms: results count the frames over it (default 8.33, one frame at 120 Hz)",
@@ -218,6 +222,7 @@ enum RunCommand {
         if explicit.contains("--budget") { c.budgetNs = o.config.budgetNs }
         if explicit.contains("--pacing") { c.pacing = o.config.pacing }
         if explicit.contains("--interleave") { c.interleave = o.config.interleave }
+        if explicit.contains("--repeat") { c.repeats = o.config.repeats }
         c.seed = o.config.seed
         c.verify = o.config.verify
         c.verifyVisitsPerFrame = o.config.verifyVisitsPerFrame
