@@ -1,3 +1,4 @@
+import Allocations
 import Scenes
 import Synchronization
 import TestSupport
@@ -90,5 +91,19 @@ private final class _Stress: @unchecked Sendable {
       usleep(10_000)
     }
     return .timedOut(progress: progress.load(ordering: .relaxed))
+  }
+}
+
+/// The build's research settings are read without allocating, once, when the workers are made:
+/// one was read lazily on the first wait that outlasted the spin bound, inside whichever frame
+/// that was, and its name's conversion to a C string allocated 60 bytes there (one frame in a
+/// few dozen fast-tier runs, particles on two threads; found with a jemalloc allocation hook).
+@Suite struct BuildTuningTests {
+  @Test(.enabled(if: AllocationCounter.isAvailable, "jemalloc is not in this process (sanitizer builds leave it out)"))
+  func readingASettingDoesNotAllocate() {
+    let used = AllocationCounter.measure {
+      _ = BuildTuning.integer("HITBENCH_BUILD_NOT_A_SETTING_AT_ALL", default: 7)
+    }
+    #expect(used.callingThreadBytes == 0, "\(used.callingThreadBytes) bytes")
   }
 }

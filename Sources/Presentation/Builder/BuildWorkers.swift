@@ -96,6 +96,12 @@ final class BuildWorkers: @unchecked Sendable {
   private unowned(unsafe) var builder: PresentationFrameBuilder?
 
   init(count: Int) {
+    // Every setting read now: a static is initialised on first use, and the first wait to
+    // outlast the spin bound (the first use of the spin limit) falls inside some frame.
+    _ = (
+      Self.minimumRowsToSplit, Self.spinNanoseconds, Self.buildSpinLimitNanoseconds, Self.spinsThroughBuild,
+      Self.wakesAhead, Self.pinsWorkers
+    )
     self.count = count
     jobs = .allocate(capacity: Swift.max(count, 1))
     jobs.initialize(repeating: Job(), count: Swift.max(count, 1))
@@ -259,8 +265,11 @@ final class BuildWorkers: @unchecked Sendable {
 /// Research settings of the build's threads, read once from the environment (for the sweep of
 /// scripts/build_threads_sweep.py; unset in every other use, which gets the measured defaults).
 enum BuildTuning {
-  static func integer(_ name: String, default value: Int) -> Int {
-    guard let raw = getenv(name), let parsed = Int(String(cString: raw)), parsed >= 0 else { return value }
+  /// The variable `name` as a non-negative integer, or `value`. Allocation-free when unset: the
+  /// name is a static C string (a `String` argument is converted to a C string on the heap).
+  static func integer(_ name: StaticString, default value: Int) -> Int {
+    let cName = UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
+    guard let raw = getenv(cName), let parsed = Int(String(cString: raw)), parsed >= 0 else { return value }
     return parsed
   }
 }
