@@ -228,6 +228,24 @@ import Testing
     #expect(try hitbench(["compare", base, same, "--threshold", "5000%"]).status == 64)
   }
 
+  /// The planted slowdown of scripts/compare-power.sh lands in the named strategy's queries
+  /// only, inside the timed region.
+  @Test func aPlantedQueryDelaySlowsOneStrategy() throws {
+    let r = try hitbench([
+      "run", "--scene", "app", "--layers", "200", "--strategy", "grid,tree-walk", "--queries", "1", "--frames", "5",
+      "--warmup", "1", "--inject-query-delay-ns", "grid:3000000", "--format", "csv",
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+    let rows = r.stdout.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+    let header = try #require(rows.first)
+    let q = try #require(header.firstIndex(of: "queriesNsMin"))
+    let s = try #require(header.firstIndex(of: "strategy"))
+    for row in rows.dropFirst() {
+      let fastest = try #require(Double(row[q]))
+      #expect((row[s] == "grid") == (fastest >= 3_000_000), "\(row[s]): fastest queries \(fastest) ns")
+    }
+  }
+
   /// With blocks, a mean is judged by the interval of new / base over both sides' blocks, not
   /// by the frames' spread: a 10% slowdown whose blocks spread as much is within noise however
   /// small the frames' standard deviation (the old rule would call it a regression), and one

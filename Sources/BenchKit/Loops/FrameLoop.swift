@@ -49,6 +49,9 @@ public struct FrameLoop {
   /// work a strategy leaves to another thread then gets the idle time a real frame leaves it.
   /// false: back to back, as fast as they go.
   public var realTime = true
+  /// Nanoseconds every frame's queries busy-wait after answering (a planted slowdown,
+  /// `RunConfiguration.injectedQueryDelay`; 0: none).
+  public var queryDelayNs: UInt64 = 0
 
   public init(builder: PresentationFrameBuilder, times: [Double], points: [Point], queries: Int) {
     precondition(points.count == times.count * queries, "points must hold queries x frames")

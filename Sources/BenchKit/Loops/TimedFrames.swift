@@ -132,6 +132,7 @@ public enum TimedFrames {
         state.prepare(&strategy, loop.times[f], &timing)
         let t0 = Clocks.monotonicNanoseconds()
         strategy.answer(pts, into: answers)
+        if loop.queryDelayNs > 0 { _busyWait(from: t0, loop.queryDelayNs) }
         timing.queriesNs = Clocks.monotonicNanoseconds() &- t0
         timing.cpuThreadNs = Clocks.threadCPUNanoseconds() &- cpu0
         timing.cpuNs = timing.cpuThreadNs
@@ -180,6 +181,12 @@ public enum TimedFrames {
     } else {
       state.strategy = consume strategy
     }
+  }
+
+  /// A planted slowdown: spins until `ns` after the queries' end (`FrameLoop.queryDelayNs`).
+  @inline(never) @usableFromInline static func _busyWait(from start: UInt64, _ ns: UInt64) {
+    let end = Clocks.monotonicNanoseconds() &+ ns
+    while Clocks.monotonicNanoseconds() < end {}
   }
 
   /// When frame f is due after the first, in nanoseconds (0: at once).

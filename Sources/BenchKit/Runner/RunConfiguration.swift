@@ -70,6 +70,10 @@ public struct RunConfiguration: Sendable {
   /// afresh, warm-up included, and the measured frames of all of them make one result, so its
   /// blocks, and the intervals bootstrapped over them, span the repetitions.
   public var repeats = 1
+  /// A planted slowdown, for measuring how well `compare` detects one (`--inject-query-delay-ns
+  /// STRATEGY:NS`, scripts/compare-power.sh): the named strategy's queries busy-wait this many
+  /// nanoseconds more each frame, inside the timed region. nil: none.
+  public var injectedQueryDelay: (strategy: String, nanoseconds: UInt64)?
 
   /// How frames follow one another in wall time.
   public enum Pacing: String, CaseIterable, Sendable {

@@ -203,9 +203,18 @@ final class _Turn {
   let gate = BackgroundGate()
   var session: FrameSession?
   var blockEnds: [Int] = []
-  init(kind: StrategyKind, hooks: any FrameLoopHooks) {
+  /// A planted slowdown of its queries (`RunConfiguration.injectedQueryDelay`).
+  let queryDelayNs: UInt64
+  init(kind: StrategyKind, hooks: any FrameLoopHooks, queryDelayNs: UInt64 = 0) {
     self.kind = kind
     self.hooks = hooks
+    self.queryDelayNs = queryDelayNs
+  }
+
+  /// A turn of `c`'s strategy `kind`, with `c`'s planted slowdown when it names it.
+  convenience init(_ c: RunConfiguration, kind: StrategyKind, hooks: any FrameLoopHooks) {
+    let delay = c.injectedQueryDelay.flatMap { $0.strategy == kind.rawValue ? $0.nanoseconds : nil } ?? 0
+    self.init(kind: kind, hooks: hooks, queryDelayNs: delay)
   }
 
   var isFinished: Bool { session?.isFinished ?? false }
@@ -217,7 +226,11 @@ final class _Turn {
     gate.release()
     gate.withCurrent {
       InternalChecks.$suspended.withValue(true) {
-        if session == nil { session = loop.session(kind, hooks: hooks) }
+        if session == nil {
+          var mine = loop
+          mine.queryDelayNs = queryDelayNs
+          session = mine.session(kind, hooks: hooks)
+        }
         session?.run(frames: frames)
       }
     }
@@ -259,7 +272,7 @@ extension Runner {
         _ = builder.build(
           at: loop.requiredFrames > 0 ? loop.times[loop.requiredFrames - 1] : 0, animated: loop.animated)
       }
-      let turn = _Turn(kind: kind, hooks: recorder)
+      let turn = _Turn(c, kind: kind, hooks: recorder)
       turn.run(loop, frames: loop.times.count)
       // Its strategy is gone: its session's records stay.
       return turn
@@ -272,7 +285,7 @@ extension Runner {
   static func _interleaved(
     _ c: RunConfiguration, loop: FrameLoop, recorders: [_Recorder], repetition: Int, progress: ((String) -> Void)?
   ) -> [_Turn] {
-    let turns = zip(c.strategies, recorders).map { _Turn(kind: $0, hooks: $1) }
+    let turns = zip(c.strategies, recorders).map { _Turn(c, kind: $0, hooks: $1) }
     _takeTurns(turns, loop: loop, warmup: c.warmup, firstRound: repetition) { round in
       progress?("round \(round + 1), Q=\(loop.queries)")
     }

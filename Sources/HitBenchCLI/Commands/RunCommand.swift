@@ -115,6 +115,18 @@ enum RunCommand {
       "--inject-shrink", \.config.faults.shrinkHitRegions, valueName: "D",
       help: "self-test of --verify: the measured strategies answer with every hit region shrunk by D points",
       expected: "a number from 0 to 1", parse: ArgumentValues.number(in: 0...1))
+    p.option(
+      "--inject-query-delay-ns", optional: \.config.injectedQueryDelay, valueName: "S:NS",
+      help:
+        "self-test of compare: strategy S's queries busy-wait NS nanoseconds more each frame (scripts/compare-power.sh)",
+      expected: "a strategy name, a colon and nanoseconds from 1 to 10^9"
+    ) { v in
+      let parts = v.split(separator: ":", maxSplits: 1).map(String.init)
+      guard parts.count == 2, StrategyKind(rawValue: parts[0]) != nil, let ns = UInt64(parts[1]), ns >= 1,
+        ns <= 1_000_000_000
+      else { return nil }
+      return (parts[0], ns)
+    }
     p.flag(
       "--inject-stale-windows", \.config.faults.staleWindows,
       help:
@@ -227,6 +239,7 @@ enum RunCommand {
         c.verify = o.config.verify
         c.verifyVisitsPerFrame = o.config.verifyVisitsPerFrame
         c.faults = o.config.faults
+        c.injectedQueryDelay = o.config.injectedQueryDelay
         c.modelTree = o.config.modelTree
         return c
       }
