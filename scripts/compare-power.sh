@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# How often `hitbench compare` cries wolf, and how often it sees a real slowdown (issue 43):
+#   A/A:   TRIALS + 1 runs of one binary and command (app 10k, every own strategy, Q = 1 and
+#          100), each compared with the next: a trial is clean when compare reports no
+#          regression (exit 0).
+#   power: TRIALS pairs of runs (app 10k, tree-walk, grid and window-grid, Q = 100), the second
+#          of each with grid's queries slowed by a tenth of grid's mean frame
+#          (--inject-query-delay-ns, measured from a first run): a trial detects the slowdown
+#          when compare reports grid's frameNsMean as a REGRESSION.
+# Writes data/compare-power/trials.csv (kind, trial, regressions, detected) and summary.txt
+# (machine, toolchain, commit, the counts). About 8 minutes on a 2-core machine.
+#   scripts/compare-power.sh [TRIALS]      (default 20)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+trials=${1:-20}
+[[ "$trials" =~ ^[1-9][0-9]*$ ]] || { echo "compare-power: TRIALS must be a positive integer" >&2; exit 64; }
+out=data/compare-power
+bin=.build/release/hitbench
+swift build -c release --product hitbench >&2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$out"
+aa=(--scene app --layers 10000 --strategy all --queries 1,100 --frames 60 --warmup 10)
+power=(--scene app --layers 10000 --strategy tree-walk,grid,window-grid --queries 100 --frames 60 --warmup 10)
+
+echo "kind,trial,regressions,detected" >"$tmp/trials.csv"
+# The number of regressions compare reports between two files (its summary line).
+regressions() { "$bin" compare "$1" "$2" | sed -n 's/.* metrics compared, \([0-9]*\) regressions.*/\1/p'; }
+
+for i in $(seq 0 "$trials"); do
+  echo "compare-power: A/A run $((i + 1)) of $((trials + 1))" >&2
+  "$bin" run "${aa[@]}" --format json --output "$tmp/aa-$i.json"
+  if [ "$i" -gt 0 ]; then
+    n=$(regressions "$tmp/aa-$((i - 1)).json" "$tmp/aa-$i.json" || true)
+    echo "aa,$i,${n:-0},$([ "${n:-0}" -gt 0 ] && echo 1 || echo 0)" >>"$tmp/trials.csv"
+  fi
+done
+
+"$bin" run "${power[@]}" --format json --output "$tmp/probe.json"
+delay=$(python3 -c "
+import json, sys
+r = [x for x in json.load(open('$tmp/probe.json'))['results'] if x['strategy'] == 'grid'][0]
+print(int(r['frameNs']['mean'] * 0.10))")
+echo "compare-power: planted slowdown ${delay} ns a frame (a tenth of grid's mean frame)" >&2
+for i in $(seq 1 "$trials"); do
+  echo "compare-power: power trial $i of $trials" >&2
+  "$bin" run "${power[@]}" --format json --output "$tmp/base-$i.json"
+  "$bin" run "${power[@]}" --inject-query-delay-ns "grid:$delay" --format json --output "$tmp/slow-$i.json"
+  set +e
+  report=$("$bin" compare "$tmp/base-$i.json" "$tmp/slow-$i.json")
+  set -e
+  n=$(sed -n 's/.* metrics compared, \([0-9]*\) regressions.*/\1/p' <<<"$report")
+  hit=$(awk '$1 == "grid" && / frameNsMean / && /REGRESSION/ { print 1; exit }' <<<"$report")
+  echo "power,$i,${n:-0},${hit:-0}" >>"$tmp/trials.csv"
+done
+
+cp "$tmp/trials.csv" "$out/trials.csv"
+python3 - "$out" "$trials" "$delay" <<'PY'
+import csv, os, subprocess, sys
+out, trials, delay = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+rows = list(csv.DictReader(open(os.path.join(out, "trials.csv"))))
+aa = [r for r in rows if r["kind"] == "aa"]
+pw = [r for r in rows if r["kind"] == "power"]
+clean = sum(1 for r in aa if r["regressions"] == "0")
+false_alarms = sum(int(r["regressions"]) for r in aa)
+detected = sum(1 for r in pw if r["detected"] == "1")
+def sh(cmd):
+    try: return subprocess.run(cmd, shell=True, capture_output=True, text=True).stdout.strip()
+    except Exception: return "unknown"
+cpu = sh("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2").strip()
+lines = [
+    f"machine: {cpu}, {os.cpu_count()} cores (a shared virtual machine)",
+    f"toolchain: {sh('swift --version 2>&1 | head -1')}",
+    f"commit: {sh('git rev-parse --short HEAD')}",
+    f"A/A: {clean} of {len(aa)} trials clean (target at least {len(aa) - len(aa) // 20}); "
+    f"{false_alarms} regressions reported in all",
+    f"power: a slowdown of {delay} ns a frame (10% of grid's mean) detected in {detected} of {len(pw)} trials "
+    f"(target at least {len(pw) - len(pw) // 20})",
+]
+open(os.path.join(out, "summary.txt"), "w").write("\n".join(lines) + "\n")
+print("\n".join(lines))
+PY
