@@ -80,6 +80,8 @@ let package = Package(
     .target(name: "Columns", swiftSettings: checked),
     // Cache prefetch hints (inline C: Swift has no spelling for them).
     .target(name: "CPrefetch"),
+    // Valgrind's Callgrind client requests (no-ops without Valgrind or its headers).
+    .target(name: "CCallgrind"),
     // Thread placement: the current CPU, pinning (inline C: Glibc's module lacks the GNU calls).
     .target(name: "CThreads"),
     // The monotonic and process CPU clocks.
@@ -112,7 +114,7 @@ let package = Package(
       name: "BenchKit",
       dependencies: [
         "LayerModel", "Presentation", "HitTesting", "Scenes", "Verification", "SceneFormat", "JSON", "FileIO",
-        "Allocations", "Clocks",
+        "Allocations", "Clocks", "CCallgrind",
       ]
         + (jemalloc ? ["CJemalloc"] : []),
       swiftSettings: benchKitSettings

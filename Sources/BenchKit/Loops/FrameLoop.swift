@@ -2,6 +2,16 @@ import HitTesting
 import LayerModel
 import Presentation
 
+/// A phase of a frame, as `scripts/instructions.sh` counts it: one Callgrind pass per phase.
+public enum CountedPhase: String, CaseIterable, Sendable {
+  /// The presentation build (frame strategies).
+  case build
+  /// The strategy's update (a scene strategy's re-index on the frame's thread included).
+  case update
+  /// The frame's queries.
+  case queries
+}
+
 /// What the runner does between timed regions: read allocation counters, check answers.
 /// Called once or twice per frame, never per query.
 public protocol FrameLoopHooks: AnyObject {
@@ -52,6 +62,10 @@ public struct FrameLoop {
   /// Nanoseconds every frame's queries busy-wait after answering (a planted slowdown,
   /// `RunConfiguration.injectedQueryDelay`; 0: none).
   public var queryDelayNs: UInt64 = 0
+  /// The phase of the measured frames whose instructions Callgrind collects (collection is
+  /// toggled on around it, and off everywhere else; `RunConfiguration.countedPhase`). nil:
+  /// no toggle is ever issued.
+  public var countedPhase: CountedPhase?
 
   public init(builder: PresentationFrameBuilder, times: [Double], points: [Point], queries: Int) {
     precondition(points.count == times.count * queries, "points must hold queries x frames")

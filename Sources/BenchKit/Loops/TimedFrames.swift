@@ -1,4 +1,5 @@
 import Allocations
+import CCallgrind
 import Clocks
 import HitTesting
 import LayerModel
@@ -22,11 +23,15 @@ public enum TimedFrames {
     let heldBefore = AllocationCounter.liveBytes()
     let builder = loop.builder
     let animated = loop.animated
-    let state = _SessionState<S>(S(), loop, hooks, heldBefore: heldBefore) { s, time, timing in
+    let state = _SessionState<S>(S(), loop, hooks, heldBefore: heldBefore) { s, time, counted, timing in
       let t0 = Clocks.monotonicNanoseconds()
+      if counted == .build { hitbench_callgrind_toggle_collect() }
       let frame = builder.build(at: time, animated: animated, columns: S.columns)
+      if counted == .build { hitbench_callgrind_toggle_collect() }
       let t1 = Clocks.monotonicNanoseconds()
+      if counted == .update { hitbench_callgrind_toggle_collect() }
       s.update(with: frame)
+      if counted == .update { hitbench_callgrind_toggle_collect() }
       let t2 = Clocks.monotonicNanoseconds()
       let st = builder.stats
       timing.presentationNs = t1 &- t0
@@ -58,9 +63,11 @@ public enum TimedFrames {
     var strategy = S()
     strategy.attach(to: loop.builder.scene, semantics: loop.builder.semantics, options: loop.options)
     let animated = loop.animated
-    let state = _SessionState<S>(strategy, loop, hooks, heldBefore: heldBefore) { s, time, timing in
+    let state = _SessionState<S>(strategy, loop, hooks, heldBefore: heldBefore) { s, time, counted, timing in
       let t0 = Clocks.monotonicNanoseconds()
+      if counted == .update { hitbench_callgrind_toggle_collect() }
       s.update(at: time, animated: animated)
+      if counted == .update { hitbench_callgrind_toggle_collect() }
       timing.updateNs = Clocks.monotonicNanoseconds() &- t0
     }
     let answers = state.answers
@@ -129,9 +136,13 @@ public enum TimedFrames {
         var timing = FrameTiming()
         othersAtStart = .now()
         let cpu0 = Clocks.threadCPUNanoseconds()
-        state.prepare(&strategy, loop.times[f], &timing)
+        // Callgrind collects one phase of the measured frames (`scripts/instructions.sh`).
+        let counted = f >= loop.warmup ? loop.countedPhase : nil
+        state.prepare(&strategy, loop.times[f], counted, &timing)
         let t0 = Clocks.monotonicNanoseconds()
+        if counted == .queries { hitbench_callgrind_toggle_collect() }
         strategy.answer(pts, into: answers)
+        if counted == .queries { hitbench_callgrind_toggle_collect() }
         if loop.queryDelayNs > 0 { _busyWait(from: t0, loop.queryDelayNs) }
         timing.queriesNs = Clocks.monotonicNanoseconds() &- t0
         timing.cpuThreadNs = Clocks.threadCPUNanoseconds() &- cpu0
@@ -252,14 +263,14 @@ public final class FrameSession {
 /// A session's state: the strategy between blocks, and how a frame is prepared for it.
 @usableFromInline final class _SessionState<S: HitTestStrategy>: _SessionStateBase {
   @usableFromInline var strategy: S?
-  @usableFromInline let prepare: (inout S, Double, inout FrameTiming) -> Void
+  @usableFromInline let prepare: (inout S, Double, CountedPhase?, inout FrameTiming) -> Void
   /// Untimed work before a block that does not start at the first frame, given the frame
   /// before it and that frame's points.
   @usableFromInline var resume: ((inout S, Int, UnsafeBufferPointer<Point>) -> Void)?
 
   @inlinable init(
     _ strategy: consuming S, _ loop: FrameLoop, _ hooks: any FrameLoopHooks, heldBefore: Int,
-    prepare: @escaping (inout S, Double, inout FrameTiming) -> Void
+    prepare: @escaping (inout S, Double, CountedPhase?, inout FrameTiming) -> Void
   ) {
     self.strategy = strategy
     self.prepare = prepare

@@ -1,3 +1,4 @@
+import CCallgrind
 import HitTesting
 import LayerModel
 import Presentation
@@ -74,6 +75,11 @@ public struct RunConfiguration: Sendable {
   /// STRATEGY:NS`, scripts/compare-power.sh): the named strategy's queries busy-wait this many
   /// nanoseconds more each frame, inside the timed region. nil: none.
   public var injectedQueryDelay: (strategy: String, nanoseconds: UInt64)?
+  /// Under Callgrind (`scripts/instructions.sh`): the phase of the measured frames whose
+  /// instructions are collected, each strategy's count written to a dump of its own labelled
+  /// `hitbench strategy=S queries=Q frames=N phase=P` when its frames end. Set from the
+  /// environment (`HITBENCH_COUNTED_PHASE`) only when the process runs under Valgrind.
+  public var countedPhase: CountedPhase?
 
   /// How frames follow one another in wall time.
   public enum Pacing: String, CaseIterable, Sendable {
@@ -85,6 +91,13 @@ public struct RunConfiguration: Sendable {
   /// Faults injected into what the measured strategies answer on (never into `--verify`'s
   /// reference): a self-test of `--verify`, which must then fail.
   public var faults = InjectedFaults()
+
+  /// The phase `scripts/instructions.sh` asks this process to count (`countedPhase`): read
+  /// from `HITBENCH_COUNTED_PHASE` when the process runs under Valgrind, nil otherwise.
+  public static var countedPhaseUnderValgrind: CountedPhase? {
+    guard hitbench_on_valgrind() != 0, let raw = getenv("HITBENCH_COUNTED_PHASE") else { return nil }
+    return CountedPhase(rawValue: String(cString: raw))
+  }
 
   /// The cores this process may use.
   public static var machineCores: Int { Swift.max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }

@@ -1,4 +1,5 @@
 import Allocations
+import CCallgrind
 import FileIO
 import HitTesting
 import JSON
@@ -164,6 +165,7 @@ public enum Runner {
       loop.animated = !c.modelTree
       loop.options = StrategyOptions(windowSeconds: c.windowSeconds)
       loop.realTime = c.pacing == .realTime
+      loop.countedPhase = c.countedPhase
       let floors = Floors.measure(loop: loop, warmup: c.warmup)
       // Every repetition runs every strategy afresh (its warm-up again) into the same records;
       // the last repetition's turns give the outcome.
@@ -274,6 +276,12 @@ extension Runner {
       }
       let turn = _Turn(c, kind: kind, hooks: recorder)
       turn.run(loop, frames: loop.times.count)
+      if let phase = c.countedPhase {
+        // What Callgrind collected of this strategy's frames, in a dump of its own.
+        let label =
+          "hitbench strategy=\(kind.rawValue) queries=\(loop.queries) frames=\(recorder.timings.count) phase=\(phase.rawValue)"
+        label.withCString { hitbench_callgrind_dump($0) }
+      }
       // Its strategy is gone: its session's records stay.
       return turn
     }

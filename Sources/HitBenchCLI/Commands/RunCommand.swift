@@ -244,6 +244,15 @@ enum RunCommand {
         return c
       }
     }
+    if let phase = RunConfiguration.countedPhaseUnderValgrind {
+      // Counted by Callgrind (scripts/instructions.sh): one strategy's frames after another,
+      // once, so each strategy's count is a dump of its own.
+      for i in configs.indices {
+        configs[i].countedPhase = phase
+        configs[i].interleave = false
+        configs[i].repeats = 1
+      }
+    }
     for c in configs {
       if let problem = c.sizeProblem { throw .usage(command: "run", message: problem) }
     }

@@ -1,0 +1,2 @@
+// The requests are inline functions of the header; SwiftPM needs one source file per C target.
+#include "CCallgrind.h"
