@@ -34,16 +34,19 @@ python3 - "$tmp" "$csv" <<'PY'
 import glob, os, re, sys
 tmp, out = sys.argv[1], sys.argv[2]
 counts = {}
+calibration = []
 for path in glob.glob(os.path.join(tmp, "*.*")):
     if path.endswith(".csv"):
         continue
     label = total = None
     for line in open(path, errors="replace"):
         if line.startswith("desc: Trigger: Client Request: hitbench "):
-            label = dict(kv.split("=", 1) for kv in line.split("hitbench ", 1)[1].split())
+            label = dict(kv.split("=", 1) for kv in line.split("hitbench ", 1)[1].split() if "=" in kv)
         elif line.startswith("totals:"):
             total = int(line.split()[1])
-    if label and total is not None:
+    if label and total is not None and "iterations" in label:
+        calibration.append((int(label["iterations"]), total))
+    elif label and total is not None:
         key = (label["strategy"], int(label["queries"]))
         counts.setdefault(key, {"frames": int(label["frames"])})[label["phase"]] = total
 if not counts:
@@ -62,6 +65,8 @@ widths = [max(len(r[i]) for r in table) for i in range(len(header))]
 for r in table:
     print("  ".join(x.ljust(w) if i == 0 else x.rjust(w) for i, (x, w) in enumerate(zip(r, widths))))
 print("instructions per measured frame (Callgrind, Ir); the frame = build + update + queries")
+for n, total in calibration[:1]:
+    print(f"calibration: a loop of 2 x {n:,} instructions counted {total:,} ({(total / (2 * n) - 1) * 100:+.3f}%)")
 if out:
     with open(out, "w") as f:
         f.write(",".join(["strategy", "queries", "frames", "buildPerFrame", "updatePerFrame", "queriesPerFrame",

@@ -99,6 +99,17 @@ public struct RunConfiguration: Sendable {
     return CountedPhase(rawValue: String(cString: raw))
   }
 
+  /// Iterations of the calibration loop a counted run dumps first (`calibrateInstructionCount`).
+  public static let calibrationIterations = 1_000_000
+
+  /// Under Callgrind: runs a loop of exactly two instructions an iteration with collection on,
+  /// and dumps it as `hitbench calibration iterations=N`, so a reader can check that the count
+  /// it parses reads a known length as such.
+  public static func calibrateInstructionCount() {
+    hitbench_callgrind_calibrate(UInt(calibrationIterations))
+    "hitbench calibration iterations=\(calibrationIterations)".withCString { hitbench_callgrind_dump($0) }
+  }
+
   /// The cores this process may use.
   public static var machineCores: Int { Swift.max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 

@@ -35,4 +35,17 @@ static inline void hitbench_callgrind_dump(const char *label) {
   (void)label;
 #endif
 }
+/// A loop of exactly two instructions an iteration (x86-64: decrement, branch), run `iterations`
+/// times with collection on and dumped as `hitbench calibration iterations=N`: what a count
+/// of a known length reads as, to check the counting (tests). Elsewhere a plain loop.
+static inline void hitbench_callgrind_calibrate(unsigned long iterations) {
+  if (iterations == 0) return;
+  hitbench_callgrind_toggle_collect();
+#if defined(__x86_64__)
+  __asm__ volatile("1: dec %0\n\tjnz 1b" : "+r"(iterations) : : "cc");
+#else
+  for (volatile unsigned long i = 0; i < iterations; i++) {}
+#endif
+  hitbench_callgrind_toggle_collect();
+}
 #endif

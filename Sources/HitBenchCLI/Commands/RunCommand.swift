@@ -245,8 +245,9 @@ enum RunCommand {
       }
     }
     if let phase = RunConfiguration.countedPhaseUnderValgrind {
-      // Counted by Callgrind (scripts/instructions.sh): one strategy's frames after another,
-      // once, so each strategy's count is a dump of its own.
+      // Counted by Callgrind (scripts/instructions.sh): a loop of known length first, then one
+      // strategy's frames after another, once, so each strategy's count is a dump of its own.
+      RunConfiguration.calibrateInstructionCount()
       for i in configs.indices {
         configs[i].countedPhase = phase
         configs[i].interleave = false
