@@ -82,14 +82,9 @@ import Testing
   /// a 3x one, and a 2x target (inside the interval) is undecided; a result of one block has no
   /// interval and is judged by its value.
   @Test func speedupTargetsSayUndecidedWithinTheInterval() throws {
-    var c = RunConfiguration()
-    c.scene = .generated(.app)
-    c.layers = 100
-    c.queries = [1]
-    c.frames = 3
-    c.warmup = 1
+    var c = RunConfiguration(
+      scene: .generated(.app), layers: 100, strategies: [.treeWalk, .grid], queries: [1], frames: 3, warmup: 1)
     c.pacing = .backToBack
-    c.strategies = [.treeWalk, .grid]
     let template = try #require(Runner.run(c, model: try! Runner.scene(c)).first)
     func result(_ name: String, _ frames: [Double]) -> BenchKit.Measurement {
       var m = template

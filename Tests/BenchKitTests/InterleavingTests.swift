@@ -13,7 +13,10 @@ import Testing
   /// Every frame a strategy ran: its index, time, points and answers.
   final class Frames: FrameLoopHooks {
     var frames: [(index: Int, time: Double, points: [Point], answers: [LayerID?])] = []
+    /// Where each block ended: one past its last frame.
+    var blockEnds: [Int] = []
     func frameWillStart(_ index: Int) {}
+    func blockDidEnd() { blockEnds.append((frames.last?.index ?? -1) + 1) }
     func frameDidEnd(
       _ index: Int, time: Double, timing: FrameTiming, points: UnsafeBufferPointer<Point>,
       answers: UnsafeBufferPointer<LayerID?>
@@ -27,9 +30,7 @@ import Testing
   /// A loop over a particle scene with a fixed window (answers must not depend on how the
   /// time-aware strategies chose theirs), frames back to back.
   static func loop(frames: Int, queries: Int, layers: Int = 600) -> FrameLoop {
-    var c = RunConfiguration()
-    c.scene = .generated(.particles)
-    c.layers = layers
+    var c = RunConfiguration(scene: .generated(.particles), layers: layers, queries: [queries])
     c.seed = 5
     let model = try! Runner.scene(c)
     let builder = PresentationFrameBuilder(root: model, threads: 2)
@@ -56,8 +57,9 @@ import Testing
     Runner._takeTurns(turns, loop: loop, warmup: loop.warmup, roundWillStart: { _ in rounds += 1 })
     #expect(rounds == 5, "47 frames: a warm-up of \(loop.warmup), then blocks of \(Runner.blockFrames)")
     for (turn, expected) in zip(turns, sequential) {
-      let got = (turn.hooks as! Frames).frames
-      #expect(turn.isFinished && turn.blockEnds.last == 47 && turn.blockEnds.count == 5, "\(turn.kind.rawValue)")
+      let hooks = turn.hooks as! Frames
+      let got = hooks.frames
+      #expect(turn.isFinished && hooks.blockEnds.last == 47 && hooks.blockEnds.count == 5, "\(turn.kind.rawValue)")
       #expect(got.count == expected.frames.count, "\(turn.kind.rawValue)")
       for (g, e) in zip(got, expected.frames) {
         #expect(
@@ -91,14 +93,9 @@ import Testing
 
   /// A run's results say how they were run, with their measured frames' blocks in order.
   @Test func aRunKeepsItsBlocks() {
-    var c = RunConfiguration()
-    c.scene = .generated(.app)
-    c.layers = 300
-    c.queries = [5]
-    c.frames = 25
-    c.warmup = 3
+    var c = RunConfiguration(
+      scene: .generated(.app), layers: 300, strategies: [.treeWalk, .windowGrid], queries: [5], frames: 25, warmup: 3)
     c.pacing = .backToBack
-    c.strategies = [.treeWalk, .windowGrid]
     for interleave in [true, false] {
       c.interleave = interleave
       for m in Runner.run(c, model: try! Runner.scene(c)) {
@@ -114,16 +111,11 @@ import Testing
   /// `--repeat N`: every repetition runs each strategy afresh, warm-up included and checked,
   /// and one result holds the measured frames of all of them, its blocks spanning them.
   @Test func repetitionsMakeOneResult() {
-    var c = RunConfiguration()
-    c.scene = .generated(.particles)
-    c.layers = 300
-    c.queries = [4]
-    c.frames = 25
-    c.warmup = 3
+    var c = RunConfiguration(
+      scene: .generated(.particles), layers: 300, strategies: [.grid, .windowGrid], queries: [4], frames: 25, warmup: 3)
     c.repeats = 3
     c.verify = true
     c.pacing = .backToBack
-    c.strategies = [.grid, .windowGrid]
     for interleave in [true, false] {
       c.interleave = interleave
       for m in Runner.run(c, model: try! Runner.scene(c)) {

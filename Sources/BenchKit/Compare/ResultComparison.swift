@@ -125,8 +125,9 @@ public struct ResultComparison: Sendable {
       return BlockBootstrap.ratioOfMeans(blocks(new), blocks(base))
     }
     guard metric == .frameNsP99 else { return nil }
+    let keys = Measurement.intervalKeys(metric)
     func ends(_ r: JSONValue) -> (Double, Double)? {
-      guard case .number(let low)? = r["frameNsP99Low"], case .number(let high)? = r["frameNsP99High"], low > 0,
+      guard case .number(let low)? = r[keys.low], case .number(let high)? = r[keys.high], low > 0,
         low <= high
       else { return nil }
       return (low, high)

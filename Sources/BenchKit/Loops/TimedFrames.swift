@@ -143,7 +143,7 @@ public enum TimedFrames {
         if counted == .queries { hitbench_callgrind_toggle_collect() }
         strategy.answer(pts, into: answers)
         if counted == .queries { hitbench_callgrind_toggle_collect() }
-        if loop.queryDelayNs > 0 { _busyWait(from: t0, loop.queryDelayNs) }
+        if loop.queryDelayNs > 0 { _busyWait(loop.queryDelayNs) }
         timing.queriesNs = Clocks.monotonicNanoseconds() &- t0
         timing.cpuThreadNs = Clocks.threadCPUNanoseconds() &- cpu0
         timing.cpuNs = timing.cpuThreadNs
@@ -187,7 +187,6 @@ public enum TimedFrames {
         indexBytes: strategy.memoryFootprint, testedPerQuery: tested, nsPerCandidate: perCandidate)
       outcome.strategyBytes = Swift.max(state.strategyBytes, 0)
       state.outcome = outcome
-      state.finished = true
       // The strategy is dropped as this block ends: its background work ends unheld.
     } else {
       state.strategy = consume strategy
@@ -195,7 +194,7 @@ public enum TimedFrames {
   }
 
   /// A planted slowdown: spins until `ns` after the queries' end (`FrameLoop.queryDelayNs`).
-  @inline(never) @usableFromInline static func _busyWait(from start: UInt64, _ ns: UInt64) {
+  @inline(never) @usableFromInline static func _busyWait(_ ns: UInt64) {
     let end = Clocks.monotonicNanoseconds() &+ ns
     while Clocks.monotonicNanoseconds() < end {}
   }
@@ -228,8 +227,6 @@ public final class FrameSession {
 
   /// Whether the run has ended (its last frame ran; the strategy is gone).
   public var isFinished: Bool { _state.finished }
-  /// Frames run so far (warm-up included).
-  public var framesRun: Int { _state.next }
   /// What the run left, once it has ended.
   public var outcome: FrameLoop.Outcome? { _state.outcome }
 }
@@ -242,8 +239,9 @@ public final class FrameSession {
   @usableFromInline let answers: UnsafeMutableBufferPointer<LayerID?>
   /// The next frame to run.
   @usableFromInline var next = 0
-  @usableFromInline var finished = false
+  /// What the run left, once its last frame ran.
   @usableFromInline var outcome: FrameLoop.Outcome?
+  @usableFromInline var finished: Bool { outcome != nil }
   /// The measured frames' windows, for `windowsAtLeast`.
   @usableFromInline var windowSeconds = 0.0
   /// What the strategy made of the live heap: from before it was made, plus its blocks' growth.

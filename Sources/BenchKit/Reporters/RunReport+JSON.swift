@@ -56,10 +56,8 @@ extension RunReport {
   static func intervals(_ m: Measurement) -> [(String, JSONValue)] {
     Measurement.intervalMetrics.flatMap { metric -> [(String, JSONValue)] in
       let i = m.intervals[metric]
-      return [
-        (metric.rawValue + "Low", i.map { .number($0.low) } ?? .null),
-        (metric.rawValue + "High", i.map { .number($0.high) } ?? .null),
-      ]
+      let keys = Measurement.intervalKeys(metric)
+      return [(keys.low, i.map { .number($0.low) } ?? .null), (keys.high, i.map { .number($0.high) } ?? .null)]
     }
   }
 

@@ -124,6 +124,11 @@ extension Measurement {
   /// end-to-end frame's mean and p99, and the CPU per frame.
   public static let intervalMetrics: [Metric] = [.frameNsMean, .frameNsP99, .cpuNsMean]
 
+  /// The JSON keys of a metric's interval ends (`frameNsMeanLow`, `frameNsMeanHigh`).
+  public static func intervalKeys(_ metric: Metric) -> (low: String, high: String) {
+    (metric.rawValue + "Low", metric.rawValue + "High")
+  }
+
   /// Computes `intervals` from the frames.
   public mutating func computeIntervals() {
     for metric in Self.intervalMetrics { intervals[metric] = metric.interval(self) }

@@ -183,9 +183,6 @@ public enum Runner {
         }
         var m = recorder.measurement(
           c, kind: t.kind, queries: q, layers: scene.count, outcome: outcome, floors: floors)
-        m.interleaved = c.interleave
-        m.blocks = recorder.blocks()
-        m.repeats = c.repeats
         m.memory = MemoryBreakdown(
           modelBytes: modelBytes, compiledSceneBytes: sceneBytes, frameBytes: frameBytes,
           strategyBytes: outcome.strategyBytes)
@@ -196,15 +193,14 @@ public enum Runner {
   }
 }
 
-/// One strategy's turn in a run: its session (made at its first block), its records, and where
-/// each of its blocks ended (frames run).
+/// One strategy's turn in a run: its session (made at its first block) and its records (the
+/// hooks, which hear where each block ends).
 final class _Turn {
   let kind: StrategyKind
   let hooks: any FrameLoopHooks
   /// Its background work, held while another strategy's block runs.
   let gate = BackgroundGate()
   var session: FrameSession?
-  var blockEnds: [Int] = []
   /// A planted slowdown of its queries (`RunConfiguration.injectedQueryDelay`).
   let queryDelayNs: UInt64
   init(kind: StrategyKind, hooks: any FrameLoopHooks, queryDelayNs: UInt64 = 0) {
@@ -236,7 +232,6 @@ final class _Turn {
         session?.run(frames: frames)
       }
     }
-    blockEnds.append(session?.framesRun ?? 0)
   }
 }
 
@@ -444,9 +439,7 @@ final class _Recorder: FrameLoopHooks {
     }
     let qs = summary(\.queriesNs)
     let frame = summary(\.frameNs)
-    let allocs = allocations
-    let byts = bytes
-    let n = Double(Swift.max(allocs.count, 1))
+    let n = Double(Swift.max(allocations.count, 1))
     let perQuery = Double(Swift.max(queries, 1))
     let windowMs = mean { $0.counters.windowSeconds * 1000 }
     var m = Measurement(
@@ -466,7 +459,7 @@ final class _Recorder: FrameLoopHooks {
       windowMs: windowMs,
       windowsHeld: FrameLoop.windowsHeld(
         frames: measured.count, frameSeconds: 1 / c.fps, meanWindowSeconds: windowMs / 1000),
-      allocationsPerFrame: Double(allocs.reduce(0, +)) / n, bytesAllocatedPerFrame: Double(byts.reduce(0, +)) / n,
+      allocationsPerFrame: Double(allocations.reduce(0, +)) / n, bytesAllocatedPerFrame: Double(bytes.reduce(0, +)) / n,
       peakResidentBytes: ResourceUsage.peakResidentBytes, indexBytes: outcome.indexBytes,
       testedPerQuery: outcome.testedPerQuery, verifiedAnswers: verified, toleratedAnswers: tolerated,
       disagreements: disagreements, queryFloorNs: floors.queryNs, updateFloorNs: floors.updateNs)
@@ -476,6 +469,9 @@ final class _Recorder: FrameLoopHooks {
     m.cpuBackgroundNs = summary(\.cpuBackgroundNs)
     m.failures = failures
     m.frameTimings = measured
+    m.blocks = blocks()
+    m.interleaved = c.interleave
+    m.repeats = c.repeats
     m.computeIntervals()
     m.tree = c.modelTree ? HitTestTree.model.rawValue : HitTestTree.presentation.rawValue
     m.pacing = c.pacing.rawValue

@@ -14,7 +14,8 @@ import Synchronization
 /// - one strategy's (`BackgroundGate`): its builds, while another strategy's frames run in an
 ///   interleaved run.
 /// A held build leaves the time it waited out of its build time (`heldNanosecondsOnThisThread`).
-/// A checkpoint costs one relaxed load when nothing is held.
+/// A checkpoint costs two relaxed loads when nothing is held, and a thread-local read and a
+/// relaxed add on a background builder's thread (its gate counts the pass, for tests).
 public enum BuildPause {
   /// Process-wide holds in force (runners in parallel tests may overlap).
   static let _holders = Atomic<Int>(0)
@@ -37,7 +38,7 @@ public enum BuildPause {
     if _holders.load(ordering: .relaxed) > 0 || _gatesHeld.load(ordering: .relaxed) > 0 {
       _wait()
     } else {
-      _BackgroundThread.current?.gate?._passed.add(1, ordering: .relaxed)
+      _BackgroundThread.current?.countPass()
     }
   }
 
@@ -52,10 +53,7 @@ public enum BuildPause {
       while _holders.load(ordering: .acquiring) > 0 { usleep(50) }
       return
     }
-    guard thread.mustWait else {
-      thread.gate?._passed.add(1, ordering: .relaxed)
-      return
-    }
+    guard thread.mustWait else { return thread.countPass() }
     let t0 = Clocks.monotonicNanoseconds()
     thread.gate?._working.subtract(1, ordering: .acquiringAndReleasing)
     while thread.mustWait {
@@ -173,6 +171,9 @@ final class _BackgroundThread: @unchecked Sendable {
     // Under the gate's mutex: a thread about to sleep either sees the flag or is woken.
     gate?._wakeAll()
   }
+
+  /// A checkpoint passed without waiting, counted by its gate.
+  func countPass() { gate?._passed.add(1, ordering: .relaxed) }
 
   /// Makes this the calling thread's record (on the thread, as it starts).
   func install() { _threadRecord.set(self) }
