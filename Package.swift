@@ -81,7 +81,9 @@ let package = Package(
     // Cache prefetch hints (inline C: Swift has no spelling for them).
     .target(name: "CPrefetch"),
     // Valgrind's Callgrind client requests (no-ops without Valgrind or its headers).
-    .target(name: "CCallgrind"),
+    // DWARF 4: Debian's Valgrind (3.19) cannot read the DWARF 5 that clang writes for C by
+    // default, and gives up on the whole binary.
+    .target(name: "CCallgrind", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
     // Thread placement: the current CPU, pinning (inline C: Glibc's module lacks the GNU calls).
     .target(name: "CThreads"),
     // The monotonic and process CPU clocks.
@@ -95,11 +97,13 @@ let package = Package(
     .target(name: "SceneFormat", dependencies: ["LayerModel", "JSON", "FileIO"], swiftSettings: checked),
     // The presentation tree at time t, flattened: PresentationFrame and its builder.
     .target(
-      name: "Presentation", dependencies: ["LayerModel", "Allocations", "Clocks", "Columns", "CPrefetch", "CThreads"],
+      name: "Presentation",
+      dependencies: ["LayerModel", "Allocations", "Clocks", "Columns", "CPrefetch", "CThreads", "CCallgrind"],
       swiftSettings: hotPath + [.enableExperimentalFeature("Lifetimes")]),
     // The hit-test strategies and the generic loops that drive them.
     .target(
-      name: "HitTesting", dependencies: ["LayerModel", "Presentation", "Columns", "Clocks", "Allocations"],
+      name: "HitTesting",
+      dependencies: ["LayerModel", "Presentation", "Columns", "Clocks", "Allocations", "CCallgrind"],
       swiftSettings: hotPath),
     // Pictures of a frame, its answers and a strategy's index (SVG), for `hitbench render`.
     .target(name: "Rendering", dependencies: ["LayerModel", "Presentation", "HitTesting"], swiftSettings: checked),

@@ -7,8 +7,14 @@
 #          of each with grid's queries slowed by a tenth of grid's mean frame
 #          (--inject-query-delay-ns, measured from a first run): a trial detects the slowdown
 #          when compare reports grid's frameNsMean as a REGRESSION.
+#   by instructions (with Valgrind; skipped without it): TRIALS / 4 pairs of runs with
+#          --instructions (app 10k, tree-walk, grid and window-grid with a pinned 50 ms window,
+#          Q = 100), the second of each with 2% of grid's instructions per frame planted in its
+#          queries (--inject-query-instructions): a pair detects it when compare reports grid's
+#          instructionsPerFrame as a REGRESSION; each base against the one before is an A/A trial,
+#          clean when no instruction count is reported.
 # Writes data/compare-power/trials.csv (kind, trial, regressions, detected) and summary.txt
-# (machine, toolchain, commit, the counts). About 8 minutes on a 2-core machine.
+# (machine, toolchain, commit, the counts). About 11 minutes on a 2-core machine.
 #   scripts/compare-power.sh [TRIALS]      (default 20)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,10 +60,37 @@ for i in $(seq 1 "$trials"); do
   echo "power,$i,${n:-0},${hit:-0}" >>"$tmp/trials.csv"
 done
 
+counted=(--scene app --layers 10000 --strategy tree-walk,grid,window-grid --window 50 --queries 100 --frames 20
+  --warmup 5 --instructions)
+planted=0
+if command -v valgrind >/dev/null; then
+  "$bin" run "${counted[@]}" --format json --output "$tmp/counted-probe.json"
+  planted=$(python3 -c "
+import json
+r = [x for x in json.load(open('$tmp/counted-probe.json'))['results'] if x['strategy'] == 'grid'][0]
+print(int(r['instructions']['framePerFrame'] * 0.02))")
+  echo "compare-power: planted ${planted} instructions a frame (2% of grid's)" >&2
+  for i in $(seq 1 $(((trials + 3) / 4))); do
+    echo "compare-power: instruction trial $i" >&2
+    "$bin" run "${counted[@]}" --format json --output "$tmp/cbase-$i.json"
+    "$bin" run "${counted[@]}" --inject-query-instructions "grid:$planted" --format json --output "$tmp/cslow-$i.json"
+    set +e
+    report=$("$bin" compare "$tmp/cbase-$i.json" "$tmp/cslow-$i.json")
+    same=$("$bin" compare "$tmp/$([ "$i" -gt 1 ] && echo "cbase-$((i - 1))" || echo counted-probe).json" "$tmp/cbase-$i.json")
+    set -e
+    hit=$(awk '$1 == "grid" && / instructionsPerFrame / && /REGRESSION/ { print 1; exit }' <<<"$report")
+    n=$(grep -c 'nstructionsPerFrame .*REGRESSION' <<<"$same" || true)
+    echo "instructions-power,$i,0,${hit:-0}" >>"$tmp/trials.csv"
+    echo "instructions-aa,$i,${n:-0},$([ "${n:-0}" -gt 0 ] && echo 1 || echo 0)" >>"$tmp/trials.csv"
+  done
+else
+  echo "compare-power: valgrind is not installed: no trials by instructions" >&2
+fi
+
 cp "$tmp/trials.csv" "$out/trials.csv"
-python3 - "$out" "$trials" "$delay" <<'PY'
+python3 - "$out" "$trials" "$delay" "$planted" <<'PY'
 import csv, os, subprocess, sys
-out, trials, delay = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+out, trials, delay, planted = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 rows = list(csv.DictReader(open(os.path.join(out, "trials.csv"))))
 aa = [r for r in rows if r["kind"] == "aa"]
 pw = [r for r in rows if r["kind"] == "power"]
@@ -77,6 +110,15 @@ lines = [
     f"power: a slowdown of {delay} ns a frame (10% of grid's mean) detected in {detected} of {len(pw)} trials "
     f"(target at least {len(pw) - len(pw) // 20})",
 ]
+ipw = [r for r in rows if r["kind"] == "instructions-power"]
+iaa = [r for r in rows if r["kind"] == "instructions-aa"]
+if ipw:
+    lines += [
+        f"by instructions, A/A: {sum(1 for r in iaa if r['detected'] == '0')} of {len(iaa)} trials report no "
+        f"instruction count (target all)",
+        f"by instructions, power: {planted} instructions a frame (2% of grid's) reported in "
+        f"{sum(1 for r in ipw if r['detected'] == '1')} of {len(ipw)} trials (target all)",
+    ]
 open(os.path.join(out, "summary.txt"), "w").write("\n".join(lines) + "\n")
 print("\n".join(lines))
 PY

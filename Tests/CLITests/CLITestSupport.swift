@@ -32,13 +32,19 @@ let releaseHitbench: URL? = {
   return URL(fileURLWithPath: path)
 }()
 
-/// Runs the release `hitbench` (see `releaseHitbench`).
-func hitbenchRelease(_ args: [String]) throws -> RunResult { try run(releaseHitbench!, args) }
+/// Runs the release `hitbench` (see `releaseHitbench`), with `environment` added to this
+/// process's.
+func hitbenchRelease(_ args: [String], environment: [String: String] = [:]) throws -> RunResult {
+  try run(releaseHitbench!, args, environment: environment)
+}
 
-private func run(_ exe: URL, _ args: [String]) throws -> RunResult {
+private func run(_ exe: URL, _ args: [String], environment: [String: String] = [:]) throws -> RunResult {
   let p = Process()
   p.executableURL = exe
   p.arguments = args
+  if !environment.isEmpty {
+    p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+  }
   p.currentDirectoryURL = URL(fileURLWithPath: repoRoot)
   let out = Pipe()
   let err = Pipe()

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 
-/// Instruction counts under Callgrind (scripts/instructions.sh): a counted run collects only the
-/// asked phase of its measured frames, and a loop of known length (two instructions an
-/// iteration, a million iterations) is counted within 1%. Skipped, visibly, without Valgrind or
-/// the release binary.
+/// Instruction counts under Callgrind (`run --instructions`): a counted run collects only the
+/// asked phase of its measured frames, a loop of known length (two instructions an iteration, a
+/// million iterations) is counted within 1%, every thread's share of a phase is counted, and
+/// two runs agree. Skipped, visibly, without Valgrind or the release binary.
 @Suite struct InstructionCountTests {
   static let valgrind: String? = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":")
     .map { "\($0)/valgrind" }.first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -45,8 +45,72 @@ import Testing
     let loop = try #require(dumps["hitbench calibration iterations=1000000"], "\(dumps)")
     #expect(abs(Double(loop) / 2_000_000 - 1) < 0.01, "a 2,000,000-instruction loop counted \(loop)")
     for strategy in ["grid", "window-grid"] {
-      let counted = dumps["hitbench strategy=\(strategy) queries=5 frames=2 phase=queries"]
+      let counted = dumps["hitbench configuration=0 strategy=\(strategy) queries=5 frames=2 phase=queries jobs=0"]
       #expect((counted ?? 0) > 0, "\(strategy): \(dumps)")
     }
+  }
+
+  /// One `run --instructions` of grid and window-grid (a 20 ms window, so that background
+  /// builds fall in the measured frames) on `threads` build threads: each result's counts.
+  static func counted(threads: Int) throws -> [String: [String: Double]] {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let r = try hitbenchRelease([
+      "run", "--scene", "particles", "--layers", "5000", "--strategy", "grid,window-grid", "--queries", "10",
+      "--frames", "12", "--warmup", "2", "--window", "20", "--threads", "\(threads)", "--instructions", "--format",
+      "json", "--output", dir + "/r.json",
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+    let doc = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/r.json")))
+    var out: [String: [String: Double]] = [:]
+    for result in ((doc as? [String: Any])?["results"] as? [[String: Any]]) ?? [] {
+      out[result["strategy"] as? String ?? ""] = result["instructions"] as? [String: Double]
+    }
+    return out
+  }
+
+  @Test(
+    .enabled(if: valgrind != nil, "valgrind is not installed (apt install valgrind)"),
+    .enabled(
+      if: releaseHitbench != nil, "HITBENCH_RELEASE_BINARY names no release hitbench (scripts/test.sh builds it)"))
+  func everyThreadsShareIsCountedAndRunsAgree() throws {
+    let one = try Self.counted(threads: 1)
+    let two = try Self.counted(threads: 2)
+    let again = try Self.counted(threads: 2)
+    let grid = try #require(two["grid"])
+    let windowGrid = try #require(two["window-grid"])
+    // 5,000 rows split over two threads: the worker's half must be counted as well (Callgrind's
+    // collection is per thread), so the build costs about what it does on one thread.
+    let buildOne = try #require(one["grid"]?["buildPerFrame"])
+    let buildTwo = try #require(grid["buildPerFrame"])
+    #expect(buildOne > 0 && abs(buildTwo / buildOne - 1) < 0.02, "build on 1 thread \(buildOne), on 2 \(buildTwo)")
+    // Background window builds are a phase of their own, and only a time-aware strategy has them.
+    #expect((windowGrid["backgroundPerFrame"] ?? 0) > 0, "\(windowGrid)")
+    #expect(grid["backgroundPerFrame"] == 0 && (grid["perQuery"] ?? 0) > 0, "\(grid)")
+    // The same binary and command count the same work.
+    for strategy in ["grid", "window-grid"] {
+      // A background build's cost averages the windows posted in the measured frames, which
+      // follow the host's pace: within the 2% compare allows it.
+      for (key, within) in [("framePerFrame", 0.005), ("perBackgroundBuild", 0.02)] {
+        let a = try #require(two[strategy]?[key])
+        let b = try #require(again[strategy]?[key])
+        #expect(abs(a - b) <= within * max(a, b), "\(strategy) \(key): \(a) then \(b)")
+      }
+    }
+  }
+
+  /// Without Valgrind the run stops before its frames, with exit 69 and one line.
+  @Test(
+    .enabled(
+      if: releaseHitbench != nil, "HITBENCH_RELEASE_BINARY names no release hitbench (scripts/test.sh builds it)"))
+  func withoutValgrindTheRunStopsWith69() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let r = try hitbenchRelease(
+      ["run", "--scene", "app", "--layers", "100", "--strategy", "grid", "--instructions", "--output", dir + "/r.txt"],
+      environment: ["PATH": dir])
+    #expect(r.status == 69, "\(r.status) \(r.stderr)")
+    #expect(r.stderr.contains("Valgrind") && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: dir + "/r.txt"))
   }
 }

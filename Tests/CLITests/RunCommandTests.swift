@@ -147,7 +147,8 @@ import Testing
   private func resultsFile(
     _ name: String, _ results: [(strategy: String, mean: Double, stddev: Double, allocations: Double)],
     schema: String = "hitbench-results/3", thresholds: String = "", count: Int = 200,
-    meta: String = #""cores": 2, "seed": 1"#, targets: String = "[]", blocks: [String: [Double]] = [:]
+    meta: String = #""cores": 2, "seed": 1"#, targets: String = "[]", blocks: [String: [Double]] = [:],
+    instructions: [String: (frame: Double, windowMs: Double)] = [:]
   ) throws -> String {
     let path = tmp(name)
     let rows = results.map { r in
@@ -159,11 +160,16 @@ import Testing
       let summary =
         "{\"min\": \(r.mean * 0.9), \"median\": \(r.mean), \"p90\": \(r.mean * 1.05), \"p99\": \(r.mean * 1.1), "
         + "\"max\": \(r.mean * 1.2), \"mad\": \(r.stddev * 0.67), \"mean\": \(r.mean), \"stddev\": \(r.stddev), \"count\": \(count)}"
+      // Counts as `run --instructions` writes them (the fields compare reads).
+      let counted = instructions[r.strategy].map { i in
+        ", \"instructions\": {\"framePerFrame\": \(i.frame), \"perBackgroundBuild\": \(i.frame / 4), "
+          + "\"windowMs\": \(i.windowMs), \"frames\": 20}"
+      }
       return """
         {"strategy": "\(r.strategy)", "scene": "app", "layers": 10, "animatedFraction": 1, "queriesPerFrame": 100,
          "workload": "uniform", "semantics": "calayer", "tree": "presentation", "threads": 1, "pacing": "real-time",
          "frameNs": \(summary), "hitTestNs": \(summary), "allocationsPerFrame": \(r.allocations),
-         "blocks": [\(blockList.joined(separator: ","))]}
+         "blocks": [\(blockList.joined(separator: ","))]\(counted ?? "")}
         """
     }
     try """
@@ -264,6 +270,45 @@ import Testing
     #expect(noisy.stdout.contains("new/base 95% "), "\(noisy.stdout)")
     let clear = try hitbench(["compare", tightBase, tightNew])
     #expect(clear.status == 1 && clear.stdout.contains("REGRESSION"), "\(clear.stdout)")
+  }
+
+  /// Instruction counts are judged at 1% (a background build's at 2%) without noise (they have none) where both files
+  /// counted them; counts of different windows are not compared; a file without counts
+  /// compares its times as before.
+  @Test func compareJudgesInstructionsAtOnePercent() throws {
+    func file(_ name: String, _ frame: Double?, windowMs: Double = 50) throws -> String {
+      try resultsFile(
+        name, [("grid", 1000, 10, 0)], instructions: frame.map { ["grid": ($0, windowMs)] } ?? [:])
+    }
+    let base = try file("instr-base.json", 1_000_000)
+    let within = try file("instr-within.json", 1_005_000)
+    let more = try file("instr-more.json", 1_030_000)
+    let fewer = try file("instr-fewer.json", 980_000)
+    let otherWindow = try file("instr-window.json", 1_100_000, windowMs: 80)
+    let uncounted = try file("instr-none.json", nil)
+    defer {
+      for p in [base, within, more, fewer, otherWindow, uncounted] { try? FileManager.default.removeItem(atPath: p) }
+    }
+    let same = try hitbench(["compare", base, within])
+    #expect(same.status == 0 && same.stdout.contains("instructionsPerFrame"), "\(same.stdout)")
+    let worse = try hitbench(["compare", base, more])
+    #expect(worse.status == 1, "\(worse.stdout)")
+    let lines = worse.stdout.split(separator: "\n")
+    #expect(
+      lines.contains { $0.contains("instructionsPerFrame") && $0.contains("REGRESSION") }
+        && lines.contains { $0.contains("instructionsPerBackgroundBuild") && $0.contains("REGRESSION") },
+      "\(worse.stdout)")
+    let better = try hitbench(["compare", base, fewer])
+    #expect(
+      better.status == 0
+        && better.stdout.split(separator: "\n").contains {
+          $0.contains("instructionsPerFrame") && $0.contains("faster")
+        },
+      "\(better.stdout)")
+    let windows = try hitbench(["compare", base, otherWindow])
+    #expect(windows.status == 0 && windows.stdout.contains("windows differ"), "\(windows.stdout)")
+    let plain = try hitbench(["compare", base, uncounted])
+    #expect(plain.status == 0 && !plain.stdout.contains("instructionsPerFrame"), "\(plain.stdout)")
   }
 
   /// Values no run can measure are refused (65, naming the field) on either side, where they

@@ -31,6 +31,9 @@ public struct ResultComparison: Sendable {
     case withinNoise = "slower, within noise"
     /// Faster than the base by more than the threshold and the noise.
     case faster
+    /// Instructions counted with different windows (a time-aware strategy whose window was
+    /// chosen by cost, which follows the host): different work, not compared.
+    case windowsDiffer = "not compared: windows differ (pin --window)"
     case same = ""
   }
 
@@ -64,12 +67,20 @@ public struct ResultComparison: Sendable {
       }
       for metric in metrics {
         let t = limits[metric]!
+        // Instructions are compared where both runs counted them (`--instructions`).
+        if metric.isInstructionCount && (Self.value(b.value, metric) == nil || Self.value(n, metric) == nil) {
+          continue
+        }
         guard let x = Self.value(b.value, metric), let y = Self.value(n, metric) else {
           let side = Self.value(b.value, metric) == nil ? "base" : "new"
           throw ResultsFile.Problem(
             description:
               "\(b.key): the \(side) result has no \(metric.jsonPath.joined(separator: ".")), which the thresholds name"
           )
+        }
+        if metric.isInstructionCount && !Self.sameWindow(b.value, n) {
+          rows.append(Row(key: b.key, metric: metric, base: x, new: y, verdict: .windowsDiffer, ratioInterval: nil))
+          continue
         }
         let interval = Self.ratioInterval(metric, b.value, n)
         // Slower or faster beyond the noise: the whole interval of new / base above 1 (or
@@ -85,7 +96,7 @@ public struct ResultComparison: Sendable {
         let verdict: Verdict
         if t.isRegression(base: x, new: y) {
           verdict = slower ? .regression : .withinNoise
-        } else if metric.isTime && x - y > x * t.relative + t.absolute && faster {
+        } else if metric.isTime || metric.isInstructionCount, x - y > x * t.relative + t.absolute, faster {
           verdict = .faster
         } else {
           verdict = .same
@@ -93,6 +104,13 @@ public struct ResultComparison: Sendable {
         rows.append(Row(key: b.key, metric: metric, base: x, new: y, verdict: verdict, ratioInterval: interval))
       }
     }
+  }
+
+  /// Whether two results' instructions were counted with the same window (within 0.5%).
+  static func sameWindow(_ a: JSONValue, _ b: JSONValue) -> Bool {
+    let key = Metric.instructionsKey
+    guard case .number(let x)? = a[key]?["windowMs"], case .number(let y)? = b[key]?["windowMs"] else { return true }
+    return Swift.abs(x - y) <= 0.005 * Swift.max(x, y)
   }
 
   /// A metric's value in a result document.

@@ -1,15 +1,30 @@
+import CCallgrind
 import HitTesting
 import LayerModel
 import Presentation
 
-/// A phase of a frame, as `scripts/instructions.sh` counts it: one Callgrind pass per phase.
+/// A phase of the measured frames, as `run --instructions` counts it: one Callgrind pass per
+/// phase.
 public enum CountedPhase: String, CaseIterable, Sendable {
-  /// The presentation build (frame strategies).
+  /// The presentation build (frame strategies), its workers' jobs included.
   case build
   /// The strategy's update (a scene strategy's re-index on the frame's thread included).
   case update
   /// The frame's queries.
   case queries
+  /// A time-aware strategy's window builds on its background thread: each one posted during
+  /// the measured frames, counted whole.
+  case background
+
+  /// Its number in the C target (`HITBENCH_PHASE_...`).
+  public var code: Int32 {
+    switch self {
+    case .build: HITBENCH_PHASE_BUILD
+    case .update: HITBENCH_PHASE_UPDATE
+    case .queries: HITBENCH_PHASE_QUERIES
+    case .background: HITBENCH_PHASE_BACKGROUND
+    }
+  }
 }
 
 /// What the runner does between timed regions: read allocation counters, check answers.
@@ -62,6 +77,9 @@ public struct FrameLoop {
   /// Nanoseconds every frame's queries busy-wait after answering (a planted slowdown,
   /// `RunConfiguration.injectedQueryDelay`; 0: none).
   public var queryDelayNs: UInt64 = 0
+  /// Instructions every frame's queries execute after answering, counted with them (a planted
+  /// slowdown Callgrind sees alike every time, `RunConfiguration.injectedQueryInstructions`).
+  public var queryInstructions: UInt64 = 0
   /// The phase of the measured frames whose instructions Callgrind collects (collection is
   /// toggled on around it, and off everywhere else; `RunConfiguration.countedPhase`). nil:
   /// no toggle is ever issued.

@@ -136,12 +136,15 @@ public enum TimedFrames {
         var timing = FrameTiming()
         othersAtStart = .now()
         let cpu0 = Clocks.threadCPUNanoseconds()
-        // Callgrind collects one phase of the measured frames (`scripts/instructions.sh`).
+        // Callgrind collects one phase of the measured frames (`run --instructions`), helpers
+        // their share of it.
         let counted = f >= loop.warmup ? loop.countedPhase : nil
+        if loop.countedPhase != nil { hitbench_set_helper_phase(counted?.code ?? 0) }
         state.prepare(&strategy, loop.times[f], counted, &timing)
         let t0 = Clocks.monotonicNanoseconds()
         if counted == .queries { hitbench_callgrind_toggle_collect() }
         strategy.answer(pts, into: answers)
+        if loop.queryInstructions > 0 { hitbench_spin_instructions(UInt(loop.queryInstructions)) }
         if counted == .queries { hitbench_callgrind_toggle_collect() }
         if loop.queryDelayNs > 0 { _busyWait(loop.queryDelayNs) }
         timing.queriesNs = Clocks.monotonicNanoseconds() &- t0
@@ -163,6 +166,8 @@ public enum TimedFrames {
         }
         state.next = f + 1
         if last {
+          // Background work posted from here on is not the measured frames'.
+          if loop.countedPhase != nil { hitbench_set_helper_phase(0) }
           _OtherThreadsCPU.now().charge(since: othersAtStart, to: &timing)
           hooks.frameDidEnd(f, time: loop.times[f], timing: timing, points: pts, answers: UnsafeBufferPointer(answers))
           if q > 0 {

@@ -20,3 +20,16 @@ func formatRatio(_ r: Double) -> String {
   guard r.isFinite else { return _fixed(r, 0) }
   return r < 10 ? _fixed(r, 2) : (r < 100 ? _fixed(r, 1) : _fixed(r, 0))
 }
+
+/// A count as a person reads a large one: whole, with thousands grouped ("2,496,618").
+func _grouped(_ v: Double) -> String {
+  let digits = _fixed(v, 0)
+  guard !digits.contains("e"), !digits.contains("."), !digits.contains("n") else { return digits }
+  let sign = digits.hasPrefix("-") ? "-" : ""
+  var out = ""
+  for (i, c) in digits.drop(while: { $0 == "-" }).reversed().enumerated() {
+    if i > 0 && i % 3 == 0 { out.append(",") }
+    out.append(c)
+  }
+  return sign + String(out.reversed())
+}

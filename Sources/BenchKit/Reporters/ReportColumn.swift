@@ -55,8 +55,34 @@ public struct ReportColumn: Sendable, Hashable {
     .p99, .max, .median, .p90, .min, .stddev, .build, .update, .queriesTime, .hitTest, .cpu, .cpuThread, .cpuHelpers,
     .cpuPerWall, .overBudget, .allocations, .bytes, .nsPerQuery, .nsPerCandidate, .candidates, .tested, .rows,
     .reindexed, .windowMs, .windows,
-    .indexKiB, .memory, .peak, .queryFloor, .updateFloor, .speedup, .note,
+    .indexKiB, .memory, .peak, .queryFloor, .updateFloor, .speedup, .instructions, .instructionsBuild,
+    .instructionsUpdate, .instructionsQueries, .instructionsBackground, .instructionsPerQuery, .note,
   ]
+
+  /// The instruction columns a table adds to its columns when its results counted them
+  /// (`run --instructions`).
+  public static let instructionColumns: [ReportColumn] = [
+    .instructions, .instructionsBackground, .instructionsPerQuery,
+  ]
+
+  static let instructions = ReportColumn(
+    "instructions", "instr/frame", "instructions per frame, build + update + queries (--instructions)"
+  ) { m, _ in m.instructions.map { _grouped($0.framePerFrame) } ?? "-" }
+  static let instructionsBuild = ReportColumn(
+    "instructions-build", "instr build", "instructions per frame of the presentation build (--instructions)"
+  ) { m, _ in m.instructions.map { _grouped($0.buildPerFrame) } ?? "-" }
+  static let instructionsUpdate = ReportColumn(
+    "instructions-update", "instr update", "instructions per frame of the strategy's update (--instructions)"
+  ) { m, _ in m.instructions.map { _grouped($0.updatePerFrame) } ?? "-" }
+  static let instructionsQueries = ReportColumn(
+    "instructions-queries", "instr queries", "instructions per frame of the queries (--instructions)"
+  ) { m, _ in m.instructions.map { _grouped($0.queriesPerFrame) } ?? "-" }
+  static let instructionsBackground = ReportColumn(
+    "instructions-background", "instr bg", "instructions per frame of background window builds (--instructions)"
+  ) { m, _ in m.instructions.map { _grouped($0.backgroundPerFrame) } ?? "-" }
+  static let instructionsPerQuery = ReportColumn(
+    "instructions-query", "instr/q", "instructions per query (--instructions)"
+  ) { m, _ in m.instructions.map { _grouped($0.perQuery) } ?? "-" }
 
   static let strategy = ReportColumn("strategy", "strategy", "the strategy's CLI name", text: true) { m, _ in
     m.strategy

@@ -48,6 +48,28 @@ extension RunReport {
       ("updateFloorRatio", .number(m.updateFloorRatio)), ("noisy", .bool(m.noisy)),
       ("verifiedAnswers", .number(Double(m.verifiedAnswers))),
       ("toleratedAnswers", .number(Double(m.toleratedAnswers))), ("disagreements", .number(Double(m.disagreements))),
+    ] + instructions(m)
+  }
+
+  /// A result's instruction counts (`--instructions`), as one object; nothing without them.
+  static func instructions(_ m: Measurement) -> [(String, JSONValue)] {
+    guard let i = m.instructions else { return [] }
+    return [
+      (
+        Metric.instructionsKey,
+        .object([
+          ("frames", .number(Double(i.frames))), ("buildPerFrame", .number(i.buildPerFrame)),
+          ("updatePerFrame", .number(i.updatePerFrame)), ("queriesPerFrame", .number(i.queriesPerFrame)),
+          ("framePerFrame", .number(i.framePerFrame)), ("backgroundPerFrame", .number(i.backgroundPerFrame)),
+          ("backgroundBuilds", .number(Double(i.backgroundBuilds))),
+          ("perBackgroundBuild", .number(i.perBackgroundBuild)),
+          ("perQuery", .number(i.perQuery)), ("perCandidate", .number(i.perCandidate)),
+          ("perRowBuilt", .number(i.perRowBuilt)), ("perEntryReindexed", .number(i.perEntryReindexed)),
+          ("candidatesPerQuery", .number(i.candidatesPerQuery)),
+          ("rowsRecomputedPerFrame", .number(i.rowsRecomputedPerFrame)),
+          ("reindexedPerFrame", .number(i.reindexedPerFrame)), ("windowMs", .number(i.windowMs)),
+        ])
+      )
     ]
   }
 

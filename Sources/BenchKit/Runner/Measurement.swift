@@ -83,6 +83,8 @@ public struct Measurement: Sendable {
   /// Where the memory of the run is, in live heap bytes (jemalloc), 0 when not measured.
   public var memory = MemoryBreakdown()
   public var testedPerQuery: Double
+  /// Instructions per measured frame by phase, when the run counted them (`--instructions`).
+  public var instructions: InstructionCounts?
   /// Answers checked against tree-walk (0 when not verifying), those that differed only within
   /// rounding, and disagreements.
   public var verifiedAnswers: Int

@@ -75,11 +75,20 @@ public struct RunConfiguration: Sendable {
   /// STRATEGY:NS`, scripts/compare-power.sh): the named strategy's queries busy-wait this many
   /// nanoseconds more each frame, inside the timed region. nil: none.
   public var injectedQueryDelay: (strategy: String, nanoseconds: UInt64)?
-  /// Under Callgrind (`scripts/instructions.sh`): the phase of the measured frames whose
+  /// The same by instructions (`--inject-query-instructions STRATEGY:N`): the named strategy's
+  /// queries execute N instructions more each frame, counted with them by `--instructions`.
+  public var injectedQueryInstructions: (strategy: String, instructions: UInt64)?
+  /// Under Callgrind (`run --instructions`): the phase of the measured frames whose
   /// instructions are collected, each strategy's count written to a dump of its own labelled
-  /// `hitbench strategy=S queries=Q frames=N phase=P` when its frames end. Set from the
-  /// environment (`HITBENCH_COUNTED_PHASE`) only when the process runs under Valgrind.
+  /// `hitbench configuration=C strategy=S queries=Q frames=N phase=P` when its frames end. Set
+  /// from the environment (`HITBENCH_COUNTED_PHASE`) only when the process runs under Valgrind.
   public var countedPhase: CountedPhase?
+  /// The configuration's place in the counted run (a suite's index), in its dumps' labels.
+  public var countedConfiguration = 0
+  /// Under Callgrind: the window each time-aware strategy keeps, by `"strategy Q"`, in seconds
+  /// (the timed run's mean window, so that a count is repeatable and counts the windows the
+  /// timed frames had: a window chosen by cost under Callgrind would follow its slowed clock).
+  public var countedWindows: [String: Double] = [:]
 
   /// How frames follow one another in wall time.
   public enum Pacing: String, CaseIterable, Sendable {
@@ -92,12 +101,16 @@ public struct RunConfiguration: Sendable {
   /// reference): a self-test of `--verify`, which must then fail.
   public var faults = InjectedFaults()
 
-  /// The phase `scripts/instructions.sh` asks this process to count (`countedPhase`): read
+  /// The phase `run --instructions` asks this process to count (`countedPhase`): read
   /// from `HITBENCH_COUNTED_PHASE` when the process runs under Valgrind, nil otherwise.
   public static var countedPhaseUnderValgrind: CountedPhase? {
     guard hitbench_on_valgrind() != 0, let raw = getenv("HITBENCH_COUNTED_PHASE") else { return nil }
     return CountedPhase(rawValue: String(cString: raw))
   }
+
+  /// Whether this build can count instructions under Callgrind: it was compiled with
+  /// Valgrind's headers (without them the client requests compile to nothing).
+  public static var canCountInstructions: Bool { HITBENCH_HAS_CALLGRIND != 0 }
 
   /// Iterations of the calibration loop a counted run dumps first (`calibrateInstructionCount`).
   public static let calibrationIterations = 1_000_000

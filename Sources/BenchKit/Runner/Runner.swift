@@ -203,16 +203,30 @@ final class _Turn {
   var session: FrameSession?
   /// A planted slowdown of its queries (`RunConfiguration.injectedQueryDelay`).
   let queryDelayNs: UInt64
-  init(kind: StrategyKind, hooks: any FrameLoopHooks, queryDelayNs: UInt64 = 0) {
+  /// Planted instructions in its queries (`RunConfiguration.injectedQueryInstructions`).
+  let queryInstructions: UInt64
+  /// Its window by Q, pinned for a count (`RunConfiguration.countedWindows`).
+  let countedWindows: [Int: Double]
+  init(
+    kind: StrategyKind, hooks: any FrameLoopHooks, queryDelayNs: UInt64 = 0, queryInstructions: UInt64 = 0,
+    countedWindows: [Int: Double] = [:]
+  ) {
     self.kind = kind
     self.hooks = hooks
     self.queryDelayNs = queryDelayNs
+    self.queryInstructions = queryInstructions
+    self.countedWindows = countedWindows
   }
 
-  /// A turn of `c`'s strategy `kind`, with `c`'s planted slowdown when it names it.
+  /// A turn of `c`'s strategy `kind`, with `c`'s planted slowdowns when they name it.
   convenience init(_ c: RunConfiguration, kind: StrategyKind, hooks: any FrameLoopHooks) {
     let delay = c.injectedQueryDelay.flatMap { $0.strategy == kind.rawValue ? $0.nanoseconds : nil } ?? 0
-    self.init(kind: kind, hooks: hooks, queryDelayNs: delay)
+    var windows: [Int: Double] = [:]
+    for q in c.queries { windows[q] = c.countedWindows["\(kind.rawValue) \(q)"] }
+    let instructions =
+      c.injectedQueryInstructions.flatMap { $0.strategy == kind.rawValue ? $0.instructions : nil } ?? 0
+    self.init(
+      kind: kind, hooks: hooks, queryDelayNs: delay, queryInstructions: instructions, countedWindows: windows)
   }
 
   var isFinished: Bool { session?.isFinished ?? false }
@@ -227,6 +241,8 @@ final class _Turn {
         if session == nil {
           var mine = loop
           mine.queryDelayNs = queryDelayNs
+          mine.queryInstructions = queryInstructions
+          if let w = countedWindows[loop.queries] { mine.options.windowSeconds = w }
           session = mine.session(kind, hooks: hooks)
         }
         session?.run(frames: frames)
@@ -274,7 +290,8 @@ extension Runner {
       if let phase = c.countedPhase {
         // What Callgrind collected of this strategy's frames, in a dump of its own.
         let label =
-          "hitbench strategy=\(kind.rawValue) queries=\(loop.queries) frames=\(recorder.timings.count) phase=\(phase.rawValue)"
+          "hitbench configuration=\(c.countedConfiguration) strategy=\(kind.rawValue) queries=\(loop.queries) "
+          + "frames=\(recorder.timings.count) phase=\(phase.rawValue) jobs=\(hitbench_helper_jobs_take(phase.code))"
         label.withCString { hitbench_callgrind_dump($0) }
       }
       // Its strategy is gone: its session's records stay.

@@ -9,6 +9,16 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
   case nsPerQuery, nsPerCandidate, allocationsPerFrame, framesOverBudget, testedPerQuery, indexBytes, windowsHeld
   /// The presentation build's mean divided by the layer count (derived, not in the JSON).
   case presentationNsPerLayer
+  /// Instructions per measured frame (build + update + queries) and per background window
+  /// build, when the run counted them (`--instructions`; JSON `instructions`).
+  case instructionsPerFrame, instructionsPerBackgroundBuild
+
+  /// The JSON key of a result's instruction counts.
+  public static let instructionsKey = "instructions"
+
+  /// Whether the metric is an instruction count: present only in a run that counted them, and
+  /// free of the host's noise.
+  public var isInstructionCount: Bool { jsonPath.first == Self.instructionsKey }
 
   /// The path in a result's JSON: `frameNs.mean`, `allocationsPerFrame`...
   public var jsonPath: [String] {
@@ -34,6 +44,8 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     case .testedPerQuery: ["testedPerQuery"]
     case .indexBytes: ["indexBytes"]
     case .windowsHeld: ["windowsHeld"]
+    case .instructionsPerFrame: [Self.instructionsKey, "framePerFrame"]
+    case .instructionsPerBackgroundBuild: [Self.instructionsKey, "perBackgroundBuild"]
     }
   }
 
@@ -61,6 +73,8 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     case .indexBytes: Double(m.indexBytes)
     case .windowsHeld: m.windowsHeld
     case .presentationNsPerLayer: m.presentationNs.mean / Double(Swift.max(m.layers, 1))
+    case .instructionsPerFrame: m.instructions?.framePerFrame ?? 0
+    case .instructionsPerBackgroundBuild: m.instructions?.perBackgroundBuild ?? 0
     }
   }
 
@@ -126,7 +140,7 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
   public var isTime: Bool { jsonPath.first?.hasSuffix("Ns") == true || self == .nsPerQuery || self == .nsPerCandidate }
 
   /// The summary statistic a time reads (`mean`, `p99`...), nil for a plain number.
-  public var statistic: String? { jsonPath.count == 2 ? jsonPath[1] : nil }
+  public var statistic: String? { jsonPath.count == 2 && !isInstructionCount ? jsonPath[1] : nil }
 
   /// Whether the metric is the wall time of the end-to-end frame (a verdict on it also states
   /// the CPU the frame cost: `describe`).
@@ -148,6 +162,7 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
       let us = v / 1000
       return us >= 10_000 ? _fixed(us / 1000, 2) + " ms" : _fixed(us, us < 10 ? 2 : 1) + " us"
     }
+    if isInstructionCount { return _grouped(v) }
     return _fixed(v, v.rounded() == v ? 0 : 3)
   }
 }

@@ -35,6 +35,44 @@ static inline void hitbench_callgrind_dump(const char *label) {
   (void)label;
 #endif
 }
+/// The phases a counted run collects (`CountedPhase` in BenchKit).
+#define HITBENCH_PHASE_BUILD 1
+#define HITBENCH_PHASE_UPDATE 2
+#define HITBENCH_PHASE_QUERIES 3
+#define HITBENCH_PHASE_BACKGROUND 4
+
+/// The phase of a measured frame whose instructions helper threads collect: the presentation
+/// build's workers count in the build phase, a time-aware strategy's background builder in the
+/// background phase; 0: none. Callgrind's collection state is per thread: the frame's thread
+/// toggles it around its own phases, and each helper around the jobs it runs while their phase
+/// is counted. Set by the frame's thread at each frame's start, read by helpers as a job starts.
+void hitbench_set_helper_phase(int phase);
+
+/// Turns collection on for a helper's job of `phase` when that phase is being counted;
+/// answers whether it did (give that to `hitbench_helper_count_end`). Outside Valgrind 0.
+int hitbench_helper_count_begin(int phase);
+
+/// How many helper jobs of `phase` were counted since the last call (a time-aware strategy's
+/// background window builds), and starts again from 0.
+long hitbench_helper_jobs_take(int phase);
+
+/// Turns collection off again if `began` says `hitbench_helper_count_begin` turned it on.
+static inline void hitbench_helper_count_end(int began) {
+  if (began) hitbench_callgrind_toggle_collect();
+}
+
+/// Executes about `instructions` instructions (a loop of two an iteration): a planted slowdown
+/// that Callgrind counts alike every time (`run --inject-query-instructions`).
+static inline void hitbench_spin_instructions(unsigned long instructions) {
+  unsigned long iterations = instructions / 2;
+  if (iterations == 0) return;
+#if defined(__x86_64__)
+  __asm__ volatile("1: dec %0\n\tjnz 1b" : "+r"(iterations) : : "cc");
+#else
+  for (volatile unsigned long i = 0; i < iterations; i++) {}
+#endif
+}
+
 /// A loop of exactly two instructions an iteration (x86-64: decrement, branch), run `iterations`
 /// times with collection on and dumped as `hitbench calibration iterations=N`: what a count
 /// of a known length reads as, to check the counting (tests). Elsewhere a plain loop.

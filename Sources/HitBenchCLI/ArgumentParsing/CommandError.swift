@@ -6,8 +6,8 @@ import SceneFormat
 import Verification
 
 /// Why a command stopped, with the exit code it maps to (sysexits.h): 64 for usage, 65 for bad
-/// input data, 73 when an output cannot be created, 1 for a failed check (a disagreement, a
-/// regression). Every description is one line.
+/// input data, 73 when an output cannot be created, 69 when a tool it needs is missing, 1 for
+/// a failed check (a disagreement, a regression). Every description is one line.
 public enum CommandError: Error, CustomStringConvertible {
   /// A bad flag, value or name: exit 64, with the command's usage hint.
   case usage(command: String, message: String)
@@ -15,6 +15,8 @@ public enum CommandError: Error, CustomStringConvertible {
   case data(String)
   /// An output file, directory or channel that cannot be created or written: exit 73.
   case cannotCreate(String)
+  /// A tool the command needs is not installed (Valgrind for `run --instructions`): exit 69.
+  case unavailable(String)
   /// The command ran and its check failed: exit 1.
   case failed(String)
 
@@ -23,6 +25,7 @@ public enum CommandError: Error, CustomStringConvertible {
     case .usage: 64
     case .data: 65
     case .cannotCreate: 73
+    case .unavailable: 69
     case .failed: 1
     }
   }
@@ -37,7 +40,7 @@ public enum CommandError: Error, CustomStringConvertible {
     case .usage(let command, let message):
       "hitbench\(command.isEmpty ? "" : " " + command): error: \(message) "
         + "(see 'hitbench help\(command.isEmpty ? "" : " " + command)')"
-    case .data(let message), .cannotCreate(let message): "hitbench: error: \(message)"
+    case .data(let message), .cannotCreate(let message), .unavailable(let message): "hitbench: error: \(message)"
     case .failed(let message): "hitbench: \(message)"
     }
   }

@@ -51,7 +51,7 @@ enum CompareCommand {
     }
     let keyWidth = Swift.min(70, (comparison.rows.map(\.key.description.count).max() ?? 10) + 2)
     Output.out(
-      "result".padding(to: keyWidth) + "metric".padding(to: 22) + "base".leftPadded(12) + "new".leftPadded(12)
+      "result".padding(to: keyWidth) + "metric".padding(to: 32) + "base".leftPadded(13) + "new".leftPadded(13)
         + "change".leftPadded(10) + "  " + "interval".padding(to: 28) + "\n")
     for r in comparison.rows {
       let pct =
@@ -59,9 +59,9 @@ enum CompareCommand {
       let verdict = r.verdict == .same ? "" : "  " + r.verdict.rawValue
       let interval: String = r.ratioInterval.map { "new/base 95% " + $0.formatted() } ?? "-"
       let numbers: String =
-        r.metric.format(r.base).leftPadded(12) + r.metric.format(r.new).leftPadded(12) + pct.leftPadded(10)
+        r.metric.format(r.base).leftPadded(13) + r.metric.format(r.new).leftPadded(13) + pct.leftPadded(10)
       let line: String =
-        r.key.description.padding(to: keyWidth) + r.metric.rawValue.padding(to: 22) + numbers + "  "
+        r.key.description.padding(to: keyWidth) + r.metric.rawValue.padding(to: 32) + numbers + "  "
         + interval.padding(to: 28) + verdict
       Output.out(line + "\n")
     }

@@ -20,6 +20,7 @@ enum RunCommand {
     var output: String?
     var failures = "run-failures"
     var verifyAll = false
+    var instructions = false
     var columns = ReportColumn.defaults
   }
 
@@ -111,6 +112,12 @@ enum RunCommand {
       "--verify-all", \.verifyAll,
       help:
         "with --verify, check every answer however long the reference walk takes (a million layers: seconds a frame)")
+    p.flag(
+      "--instructions", \.instructions,
+      help:
+        "also count instructions per frame by phase under Valgrind's Callgrind (one pass per phase, each about 50x "
+        + "slower than the run; exit 69 without valgrind): each result's 'instructions', compared at 1%"
+    )
     p.option(
       "--inject-shrink", \.config.faults.shrinkHitRegions, valueName: "D",
       help: "self-test of --verify: the measured strategies answer with every hit region shrunk by D points",
@@ -120,13 +127,14 @@ enum RunCommand {
       help:
         "self-test of compare: strategy S's queries busy-wait NS nanoseconds more each frame (scripts/compare-power.sh)",
       expected: "a strategy name, a colon and nanoseconds from 1 to 10^9"
-    ) { v in
-      let parts = v.split(separator: ":", maxSplits: 1).map(String.init)
-      guard parts.count == 2, StrategyKind(rawValue: parts[0]) != nil, let ns = UInt64(parts[1]), ns >= 1,
-        ns <= 1_000_000_000
-      else { return nil }
-      return (parts[0], ns)
-    }
+    ) { plantedWork($0) }
+    p.option(
+      "--inject-query-instructions", optional: \.config.injectedQueryInstructions, valueName: "S:N",
+      help:
+        "self-test of compare by instructions: strategy S's queries execute N instructions more each frame, "
+        + "counted with them (scripts/compare-power.sh)",
+      expected: "a strategy name, a colon and a number of instructions from 1 to 10^9"
+    ) { plantedWork($0) }
     p.flag(
       "--inject-stale-windows", \.config.faults.staleWindows,
       help:
@@ -164,6 +172,15 @@ enum RunCommand {
       expected: "one of \(allSuites.map(\.name).joined(separator: ", "))"
     ) { name in allSuites.contains { $0.name == name } ? name : nil }
     return p
+  }
+
+  /// A planted slowdown's `STRATEGY:AMOUNT`, the amount from 1 to 10^9.
+  static func plantedWork(_ v: String) -> (String, UInt64)? {
+    let parts = v.split(separator: ":", maxSplits: 1).map(String.init)
+    guard parts.count == 2, StrategyKind(rawValue: parts[0]) != nil, let n = UInt64(parts[1]), n >= 1,
+      n <= 1_000_000_000
+    else { return nil }
+    return (parts[0], n)
   }
 
   /// The options that say which scene and workload a single-scene verb reads.
@@ -240,16 +257,21 @@ enum RunCommand {
         c.verifyVisitsPerFrame = o.config.verifyVisitsPerFrame
         c.faults = o.config.faults
         c.injectedQueryDelay = o.config.injectedQueryDelay
+        c.injectedQueryInstructions = o.config.injectedQueryInstructions
         c.modelTree = o.config.modelTree
         return c
       }
     }
     if let phase = RunConfiguration.countedPhaseUnderValgrind {
-      // Counted by Callgrind (scripts/instructions.sh): a loop of known length first, then one
+      // A pass of `--instructions` under Callgrind: a loop of known length first, then one
       // strategy's frames after another, once, so each strategy's count is a dump of its own.
       RunConfiguration.calibrateInstructionCount()
       for i in configs.indices {
         configs[i].countedPhase = phase
+        configs[i].countedConfiguration = i
+        if let w = InstructionCounting.pinnedWindows {
+          configs[i].countedWindows = InstructionCounting.countedWindows(w, configuration: i)
+        }
         configs[i].interleave = false
         configs[i].repeats = 1
       }
@@ -263,12 +285,17 @@ enum RunCommand {
       if let path = o.output { try FileIO.checkWritable(path) }
       if o.config.verify { try FileIO.checkDirectoryCreatable(o.failures) }
     } catch { throw .file(error) }
+    // A missing Valgrind stops the run before its frames.
+    let tools = o.instructions ? try InstructionCounting.tools() : nil
     let progress = Progress(total: configs.count, label: "run")
     var results: [Measurement] = []
     // A configuration's model is kept past its run only when it answered wrongly (for the
     // failure report): a suite of million-layer scenes holds one at a time.
     var models: [Layer?] = []
+    // Which configuration each result came from (its instruction counts' label).
+    var configIndex: [Int] = []
     for (i, c) in configs.enumerated() {
+      defer { configIndex += Array(repeating: i, count: results.count - configIndex.count) }
       if Runner.compilesWhileGenerating(c) {
         progress.update(i)
         let measured: [Measurement]
@@ -290,10 +317,24 @@ enum RunCommand {
     }
     progress.finish()
     let bad = results.reduce(0) { $0 + $1.disagreements }
+    if let tools, bad == 0 {
+      // Counted after the timed run, with the windows its time-aware strategies chose.
+      let windows = InstructionCounting.windows(results, configurations: configIndex)
+      let counted = try InstructionCounting.count(args, tools: tools, windows: windows)
+      for i in results.indices {
+        results[i].instructions = try InstructionCounting.instructions(
+          counted, index: i, results[i], configuration: configIndex[i])
+      }
+    }
     if bad > 0 {
       // A result that answered wrongly is not a result: report the disagreements instead.
       try reportFailures(results, models, configs: configs, directory: o.failures)
       throw .failed("\(bad) answers disagree with tree-walk (--verify); no report was written")
+    }
+    if o.instructions && !explicit.contains("--columns") {
+      // The counts beside the times, before the note.
+      let note = o.columns.last?.name == "note" ? [o.columns.removeLast()] : []
+      o.columns += ReportColumn.instructionColumns + note
     }
     let command = "hitbench run " + args.joined(separator: " ")
     let suite = o.suite.flatMap { name in allSuites.first { $0.name == name } }

@@ -1,4 +1,5 @@
 import Allocations
+import CCallgrind
 import Clocks
 import Synchronization
 
@@ -92,7 +93,10 @@ final class BackgroundWorker: @unchecked Sendable {
       if stopping.load(ordering: .acquiring) { return }
       seen = posted.load(ordering: .acquiring)
       record.beginWork()
+      // Counted on its own when Callgrind counts background work (`run --instructions`).
+      let counted = hitbench_helper_count_begin(HITBENCH_PHASE_BACKGROUND)
       work()
+      hitbench_helper_count_end(counted)
       record.endWork()
       pthread_mutex_lock(mutex)
       finished.store(seen, ordering: .releasing)

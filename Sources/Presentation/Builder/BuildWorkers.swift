@@ -1,4 +1,5 @@
 import Allocations
+import CCallgrind
 import CThreads
 import Clocks
 import Synchronization
@@ -252,7 +253,10 @@ final class BuildWorkers: @unchecked Sendable {
       let g = generation.load(ordering: .acquiring)
       if g == seen { continue }
       seen = g
+      // Counted with the frame's build when Callgrind counts it (`run --instructions`).
+      let counted = hitbench_helper_count_begin(HITBENCH_PHASE_BUILD)
       if let b = builder { results[index] = b._runJob(jobs[index]) } else { results[index] = Result() }
+      hitbench_helper_count_end(counted)
       if completed.add(1, ordering: .releasing).newValue == count {
         pthread_mutex_lock(mutex)
         if callerParked { pthread_cond_signal(finished) }
