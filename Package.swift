@@ -88,6 +88,8 @@ let package = Package(
     .target(name: "CThreads"),
     // The monotonic and process CPU clocks.
     .target(name: "Clocks", swiftSettings: checked),
+    // A run's timeline (`run --trace`): events into a buffer allocated before the first frame.
+    .target(name: "Tracing", swiftSettings: checked),
     // Geometry, layers, hit-test semantics, media timing and animations: the model tree.
     .target(name: "LayerModel", swiftSettings: checked),
     // jemalloc's allocation counters for every thread that does a frame's work (found at run
@@ -98,12 +100,14 @@ let package = Package(
     // The presentation tree at time t, flattened: PresentationFrame and its builder.
     .target(
       name: "Presentation",
-      dependencies: ["LayerModel", "Allocations", "Clocks", "Columns", "CPrefetch", "CThreads", "CCallgrind"],
+      dependencies: [
+        "LayerModel", "Allocations", "Clocks", "Columns", "CPrefetch", "CThreads", "CCallgrind", "Tracing",
+      ],
       swiftSettings: hotPath + [.enableExperimentalFeature("Lifetimes")]),
     // The hit-test strategies and the generic loops that drive them.
     .target(
       name: "HitTesting",
-      dependencies: ["LayerModel", "Presentation", "Columns", "Clocks", "Allocations", "CCallgrind"],
+      dependencies: ["LayerModel", "Presentation", "Columns", "Clocks", "Allocations", "CCallgrind", "Tracing"],
       swiftSettings: hotPath),
     // Pictures of a frame, its answers and a strategy's index (SVG), for `hitbench render`.
     .target(name: "Rendering", dependencies: ["LayerModel", "Presentation", "HitTesting"], swiftSettings: checked),
@@ -118,7 +122,7 @@ let package = Package(
       name: "BenchKit",
       dependencies: [
         "LayerModel", "Presentation", "HitTesting", "Scenes", "Verification", "SceneFormat", "JSON", "FileIO",
-        "Allocations", "Clocks", "CCallgrind",
+        "Allocations", "Clocks", "CCallgrind", "Tracing",
       ]
         + (jemalloc ? ["CJemalloc"] : []),
       swiftSettings: benchKitSettings
@@ -132,7 +136,7 @@ let package = Package(
       name: "HitBenchCLI",
       dependencies: [
         "LayerModel", "SceneFormat", "Presentation", "HitTesting", "Scenes", "Verification", "BenchKit",
-        "BenchmarkSuites", "JSON", "FileIO", "Clocks", "Rendering",
+        "BenchmarkSuites", "JSON", "FileIO", "Clocks", "Rendering", "Tracing",
       ],
       swiftSettings: checked
     ),

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # How often `hitbench compare` cries wolf, and how often it sees a real slowdown (issue 43):
 #   A/A:   TRIALS + 1 runs of one binary and command (app 10k, every own strategy, Q = 1 and
-#          100), each compared with the next: a trial is clean when compare reports no
-#          regression (exit 0).
+#          100, three repetitions of 20 frames in one invocation: --repeat 3), each compared
+#          with the next: a trial is clean when compare reports no regression (exit 0).
 #   power: TRIALS pairs of runs (app 10k, tree-walk, grid and window-grid, Q = 100), the second
 #          of each with grid's queries slowed by a tenth of grid's mean frame
 #          (--inject-query-delay-ns, measured from a first run): a trial detects the slowdown
@@ -14,7 +14,7 @@
 #          instructionsPerFrame as a REGRESSION; each base against the one before is an A/A trial,
 #          clean when no instruction count is reported.
 # Writes data/compare-power/trials.csv (kind, trial, regressions, detected) and summary.txt
-# (machine, toolchain, commit, the counts). About 11 minutes on a 2-core machine.
+# (machine, toolchain, commit, the counts). About 13 minutes on a 2-core machine.
 #   scripts/compare-power.sh [TRIALS]      (default 20)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,7 +26,7 @@ swift build -c release --product hitbench >&2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out"
-aa=(--scene app --layers 10000 --strategy all --queries 1,100 --frames 60 --warmup 10)
+aa=(--scene app --layers 10000 --strategy all --queries 1,100 --frames 20 --repeat 3 --warmup 10)
 power=(--scene app --layers 10000 --strategy tree-walk,grid,window-grid --queries 100 --frames 60 --warmup 10)
 
 echo "kind,trial,regressions,detected" >"$tmp/trials.csv"

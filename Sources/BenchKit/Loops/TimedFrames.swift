@@ -4,6 +4,7 @@ import Clocks
 import HitTesting
 import LayerModel
 import Presentation
+import Tracing
 
 /// The measured loops, generic over the concrete strategy and specialised for each (the table
 /// in `Strategies` is built where the types are known; `scripts/test.sh` checks the release
@@ -25,13 +26,13 @@ public enum TimedFrames {
     let animated = loop.animated
     let state = _SessionState<S>(S(), loop, hooks, heldBefore: heldBefore) { s, time, counted, timing in
       let t0 = Clocks.monotonicNanoseconds()
-      if counted == .build { hitbench_callgrind_toggle_collect() }
+      if counted == .build { hitbench_count_toggle() }
       let frame = builder.build(at: time, animated: animated, columns: S.columns)
-      if counted == .build { hitbench_callgrind_toggle_collect() }
+      if counted == .build { hitbench_count_toggle() }
       let t1 = Clocks.monotonicNanoseconds()
-      if counted == .update { hitbench_callgrind_toggle_collect() }
+      if counted == .update { hitbench_count_toggle() }
       s.update(with: frame)
-      if counted == .update { hitbench_callgrind_toggle_collect() }
+      if counted == .update { hitbench_count_toggle() }
       let t2 = Clocks.monotonicNanoseconds()
       let st = builder.stats
       timing.presentationNs = t1 &- t0
@@ -65,9 +66,9 @@ public enum TimedFrames {
     let animated = loop.animated
     let state = _SessionState<S>(strategy, loop, hooks, heldBefore: heldBefore) { s, time, counted, timing in
       let t0 = Clocks.monotonicNanoseconds()
-      if counted == .update { hitbench_callgrind_toggle_collect() }
+      if counted == .update { hitbench_count_toggle() }
       s.update(at: time, animated: animated)
-      if counted == .update { hitbench_callgrind_toggle_collect() }
+      if counted == .update { hitbench_count_toggle() }
       timing.updateNs = Clocks.monotonicNanoseconds() &- t0
     }
     let answers = state.answers
@@ -142,12 +143,13 @@ public enum TimedFrames {
         if loop.countedPhase != nil { hitbench_set_helper_phase(counted?.code ?? 0) }
         state.prepare(&strategy, loop.times[f], counted, &timing)
         let t0 = Clocks.monotonicNanoseconds()
-        if counted == .queries { hitbench_callgrind_toggle_collect() }
+        if counted == .queries { hitbench_count_toggle() }
         strategy.answer(pts, into: answers)
         if loop.queryInstructions > 0 { hitbench_spin_instructions(UInt(loop.queryInstructions)) }
-        if counted == .queries { hitbench_callgrind_toggle_collect() }
+        if counted == .queries { hitbench_count_toggle() }
         if loop.queryDelayNs > 0 { _busyWait(loop.queryDelayNs) }
         timing.queriesNs = Clocks.monotonicNanoseconds() &- t0
+        if Trace.isOn { _trace(f, measured: f >= loop.warmup, queriesStart: t0, timing, queries: q) }
         timing.cpuThreadNs = Clocks.threadCPUNanoseconds() &- cpu0
         timing.cpuNs = timing.cpuThreadNs
         timing.counters = strategy.counters
@@ -195,6 +197,30 @@ public enum TimedFrames {
       // The strategy is dropped as this block ends: its background work ends unheld.
     } else {
       state.strategy = consume strategy
+    }
+  }
+
+  /// Records frame `f`'s slices on the trace (`run --trace`): the frame, its build, update and
+  /// queries, back to back and ending with the queries, their durations exactly the timed
+  /// ones; and its candidates per query and window as counters.
+  @inline(never) @usableFromInline static func _trace(
+    _ f: Int, measured: Bool, queriesStart: UInt64, _ timing: FrameTiming, queries: Int
+  ) {
+    let updateStart = queriesStart &- timing.updateNs
+    let buildStart = updateStart &- timing.presentationNs
+    let total = timing.presentationNs &+ timing.updateNs &+ timing.queriesNs
+    Trace.slice(.frame, start: buildStart, duration: total, frame: f, measured: measured)
+    if timing.presentationNs > 0 {
+      Trace.slice(.build, start: buildStart, duration: timing.presentationNs, frame: f, measured: measured)
+    }
+    Trace.slice(.update, start: updateStart, duration: timing.updateNs, frame: f, measured: measured)
+    Trace.slice(.queries, start: queriesStart, duration: timing.queriesNs, frame: f, measured: measured)
+    if queries > 0 && timing.counters.candidates > 0 {
+      Trace.counter(
+        .candidatesPerQuery, Double(timing.counters.candidates) / Double(queries), at: buildStart, frame: f)
+    }
+    if timing.counters.windowSeconds > 0 {
+      Trace.counter(.windowMs, timing.counters.windowSeconds * 1000, at: buildStart, frame: f)
     }
   }
 

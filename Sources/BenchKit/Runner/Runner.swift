@@ -7,6 +7,7 @@ import LayerModel
 @_spi(FaultInjection) import Presentation
 import SceneFormat
 import Scenes
+import Tracing
 import Verification
 
 #if canImport(Glibc)
@@ -207,6 +208,9 @@ final class _Turn {
   let queryInstructions: UInt64
   /// Its window by Q, pinned for a count (`RunConfiguration.countedWindows`).
   let countedWindows: [Int: Double]
+  /// Its configuration as the trace names it, and its process there (0 until it has one).
+  var traceLabel = ""
+  var traceProcess = 0
   init(
     kind: StrategyKind, hooks: any FrameLoopHooks, queryDelayNs: UInt64 = 0, queryInstructions: UInt64 = 0,
     countedWindows: [Int: Double] = [:]
@@ -227,6 +231,7 @@ final class _Turn {
       c.injectedQueryInstructions.flatMap { $0.strategy == kind.rawValue ? $0.instructions : nil } ?? 0
     self.init(
       kind: kind, hooks: hooks, queryDelayNs: delay, queryInstructions: instructions, countedWindows: windows)
+    traceLabel = "\(c.scene.name) \(c.layers)"
   }
 
   var isFinished: Bool { session?.isFinished ?? false }
@@ -235,6 +240,12 @@ final class _Turn {
   /// work let go; the frames' allocations are counted, so invariant checks (debug builds) are
   /// suspended.
   func run(_ loop: FrameLoop, frames: Int) {
+    if Trace.isOn {
+      // Its own process on the trace, current while its block runs (and where its background
+      // thread is made, which keeps it).
+      if traceProcess == 0 { traceProcess = Trace.registerProcess("\(kind.rawValue) Q=\(loop.queries) \(traceLabel)") }
+      Trace.setCurrentProcess(traceProcess)
+    }
     gate.release()
     gate.withCurrent {
       InternalChecks.$suspended.withValue(true) {

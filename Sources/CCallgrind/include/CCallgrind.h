@@ -57,9 +57,17 @@ int hitbench_helper_count_begin(int phase);
 long hitbench_helper_jobs_take(int phase);
 
 /// Turns collection off again if `began` says `hitbench_helper_count_begin` turned it on.
-static inline void hitbench_helper_count_end(int began) {
-  if (began) hitbench_callgrind_toggle_collect();
-}
+void hitbench_helper_count_end(int began);
+
+/// Turns the calling thread's collection on if it was off, off if it was on (a counted phase
+/// of the frame's thread begins or ends), keeping track of which it is.
+void hitbench_count_toggle(void);
+
+/// A thread about to wait for another (a frame for its next window, a build for its workers)
+/// stops collecting if it was: waiting is not the code's own work, and how long it lasts
+/// follows the host. Answers whether it stopped, for `hitbench_count_resume`.
+int hitbench_count_pause(void);
+void hitbench_count_resume(int paused);
 
 /// Executes about `instructions` instructions (a loop of two an iteration): a planted slowdown
 /// that Callgrind counts alike every time (`run --inject-query-instructions`).

@@ -14,7 +14,9 @@ import JSON
 enum InstructionCounting {
   /// `run` options a counted pass leaves out: it reports nothing but its dumps, checks no
   /// answers, and runs once, one strategy after another (a child sets that itself).
-  static let droppedOptions = ["--output", "--format", "--columns", "--failures", "--repeat", "--interleave"]
+  static let droppedOptions = [
+    "--output", "--format", "--columns", "--failures", "--repeat", "--interleave", "--trace",
+  ]
   static let droppedFlags = ["--instructions", "--verify", "--verify-all"]
 
   /// The arguments of a counted pass: `args` without the dropped options, writing its report

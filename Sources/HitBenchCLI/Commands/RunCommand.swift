@@ -7,6 +7,7 @@ import LayerModel
 import Presentation
 import SceneFormat
 import Scenes
+import Tracing
 import Verification
 
 /// `hitbench run`: strategies compared frame by frame on a scene, or a named suite.
@@ -21,6 +22,7 @@ enum RunCommand {
     var failures = "run-failures"
     var verifyAll = false
     var instructions = false
+    var trace: String?
     var columns = ReportColumn.defaults
   }
 
@@ -167,6 +169,13 @@ enum RunCommand {
       expected: "a file path"
     ) { $0.isEmpty ? nil : $0 }
     p.option(
+      "--trace", optional: \.trace, valueName: "FILE.json",
+      help:
+        "also write the run's timeline for Perfetto or chrome://tracing: each frame's build, update and queries, "
+        + "build workers' jobs, background window builds, held waits, late windows (checked before the first frame)",
+      expected: "a file path"
+    ) { $0.isEmpty ? nil : $0 }
+    p.option(
       "--suite", optional: \.suite, valueName: "NAME",
       help: "run a suite from Benchmarks/: \(allSuites.map(\.name).joined(separator: ", "))",
       expected: "one of \(allSuites.map(\.name).joined(separator: ", "))"
@@ -283,10 +292,15 @@ enum RunCommand {
     // report or a disagreement it cannot write.
     do {
       if let path = o.output { try FileIO.checkWritable(path) }
+      if let path = o.trace { try FileIO.checkWritable(path) }
       if o.config.verify { try FileIO.checkDirectoryCreatable(o.failures) }
     } catch { throw .file(error) }
     // A missing Valgrind stops the run before its frames.
     let tools = o.instructions ? try InstructionCounting.tools() : nil
+    if o.trace != nil {
+      TraceThreads.name("frame")
+      Trace.start(capacity: TraceFile.capacity(configs))
+    }
     let progress = Progress(total: configs.count, label: "run")
     var results: [Measurement] = []
     // A configuration's model is kept past its run only when it answered wrongly (for the
@@ -316,6 +330,7 @@ enum RunCommand {
       models += measured.map { $0.failures.isEmpty ? nil : kept }
     }
     progress.finish()
+    if let path = o.trace { try TraceFile.write(to: path) }
     let bad = results.reduce(0) { $0 + $1.disagreements }
     if let tools, bad == 0 {
       // Counted after the timed run, with the windows its time-aware strategies chose.

@@ -2,6 +2,7 @@ import Allocations
 import CCallgrind
 import Clocks
 import Synchronization
+import Tracing
 
 #if canImport(Glibc)
   @preconcurrency import Glibc
@@ -22,6 +23,8 @@ final class BackgroundWorker: @unchecked Sendable {
   private var thread = pthread_t()
   /// Its thread's hold record (`BuildPause`), in the gate current where it was made.
   private let record = _BackgroundThread()
+  /// The trace's process current where it was made (its strategy's), for its slices.
+  private let traceProcess = Trace.currentProcess
 
   init(_ work: @escaping () -> Void) {
     self.work = work
@@ -32,6 +35,7 @@ final class BackgroundWorker: @unchecked Sendable {
     pthread_create(
       &thread, nil,
       { raw in
+        TraceThreads.name("background builder")
         AllocationCounter.registerCurrentThread()
         HelperThreads.registerCurrentThread(.background)
         let worker = Unmanaged<BackgroundWorker>.fromOpaque(raw!)
@@ -77,6 +81,9 @@ final class BackgroundWorker: @unchecked Sendable {
   /// Returns when the work posted last has finished (at once when it has).
   func wait() {
     if isIdle { return }
+    // Not counted by `run --instructions`: how long a wait lasts follows the host.
+    let paused = hitbench_count_pause()
+    defer { hitbench_count_resume(paused) }
     pthread_mutex_lock(mutex)
     while finished.load(ordering: .acquiring) != posted.load(ordering: .relaxed) { pthread_cond_wait(done, mutex) }
     pthread_mutex_unlock(mutex)
@@ -95,7 +102,12 @@ final class BackgroundWorker: @unchecked Sendable {
       record.beginWork()
       // Counted on its own when Callgrind counts background work (`run --instructions`).
       let counted = hitbench_helper_count_begin(HITBENCH_PHASE_BACKGROUND)
+      let traced = Trace.isOn ? Clocks.monotonicNanoseconds() : 0
       work()
+      if traced > 0 {
+        Trace.slice(
+          .windowBuild, start: traced, duration: Clocks.monotonicNanoseconds() &- traced, process: traceProcess)
+      }
       hitbench_helper_count_end(counted)
       record.endWork()
       pthread_mutex_lock(mutex)

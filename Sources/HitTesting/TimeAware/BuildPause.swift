@@ -1,5 +1,6 @@
 import Clocks
 import Synchronization
+import Tracing
 
 #if canImport(Glibc)
   @preconcurrency import Glibc
@@ -62,7 +63,9 @@ public enum BuildPause {
       if let gate = thread.gate, gate.isHeld { gate._sleep(while: thread.mustWait) } else { usleep(50) }
     }
     thread.gate?._working.add(1, ordering: .acquiringAndReleasing)
-    thread.heldNanoseconds &+= Clocks.monotonicNanoseconds() &- t0
+    let held = Clocks.monotonicNanoseconds() &- t0
+    thread.heldNanoseconds &+= held
+    Trace.slice(.held, start: t0, duration: held, process: thread.traceProcess)
   }
 }
 
@@ -153,6 +156,8 @@ public final class BackgroundGate: @unchecked Sendable {
 final class _BackgroundThread: @unchecked Sendable {
   let gate: BackgroundGate?
   var heldNanoseconds: UInt64 = 0
+  /// The trace's process current where it was made (its strategy's).
+  let traceProcess = Trace.currentProcess
   /// Set as its worker stops: a build still running finishes unheld, so the join ends.
   let _stopping = Atomic<Bool>(false)
 

@@ -2,6 +2,7 @@ import Clocks
 import Columns
 import LayerModel
 import Presentation
+import Tracing
 
 /// A windowed strategy's state (a class: queries are non-mutating and count their work).
 public final class _WindowedState<Index: MotionIndex>: _TimeAwareState {
@@ -66,6 +67,7 @@ public final class _WindowedState<Index: MotionIndex>: _TimeAwareState {
       if backPosted && postedStart == front.end && t >= postedStart && t < postedEnd {
         // The next window, built while this one answered: swap (the wait is a frame's only
         // cost of a re-index, and nothing when the builder kept up).
+        if Trace.isOn && !builder.isIdle { Trace.instant(.lateWindow, at: Clocks.monotonicNanoseconds()) }
         builder.wait()
         let next = back
         back = front

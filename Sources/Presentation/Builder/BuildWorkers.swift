@@ -3,6 +3,7 @@ import CCallgrind
 import CThreads
 import Clocks
 import Synchronization
+import Tracing
 
 #if canImport(Glibc)
   @preconcurrency import Glibc
@@ -118,6 +119,7 @@ final class BuildWorkers: @unchecked Sendable {
         &t, nil,
         { raw in
           let c = Unmanaged<WorkerContext>.fromOpaque(raw!).takeRetainedValue()
+          TraceThreads.name("build worker", c.index + 1)
           // A build's allocations on this thread are the frame's too.
           AllocationCounter.registerCurrentThread()
           HelperThreads.registerCurrentThread(.buildWorker)
@@ -185,6 +187,9 @@ final class BuildWorkers: @unchecked Sendable {
     if sleeping > 0 { pthread_cond_broadcast(posted) }
     pthread_mutex_unlock(mutex)
     mine()
+    // Waiting for the workers is not counted by `run --instructions` (it follows the host).
+    let paused = hitbench_count_pause()
+    defer { hitbench_count_resume(paused) }
     if !_spin(until: { completed.load(ordering: .acquiring) >= count }) {
       // A worker still runs (or was descheduled by the host): sleep until the last one
       // finishes. It adds to `completed` before it takes the mutex, and the flag is read under
@@ -255,7 +260,9 @@ final class BuildWorkers: @unchecked Sendable {
       seen = g
       // Counted with the frame's build when Callgrind counts it (`run --instructions`).
       let counted = hitbench_helper_count_begin(HITBENCH_PHASE_BUILD)
+      let traced = Trace.isOn ? Clocks.monotonicNanoseconds() : 0
       if let b = builder { results[index] = b._runJob(jobs[index]) } else { results[index] = Result() }
+      if traced > 0 { Trace.slice(.buildJob, start: traced, duration: Clocks.monotonicNanoseconds() &- traced) }
       hitbench_helper_count_end(counted)
       if completed.add(1, ordering: .releasing).newValue == count {
         pthread_mutex_lock(mutex)
