@@ -111,6 +111,8 @@ let package = Package(
       swiftSettings: hotPath),
     // Pictures of a frame, its answers and a strategy's index (SVG), for `hitbench render`.
     .target(name: "Rendering", dependencies: ["LayerModel", "Presentation", "HitTesting"], swiftSettings: checked),
+    // A run's report as one self-contained HTML page (`hitbench report`, `run --report`).
+    .target(name: "Reports", dependencies: ["BenchKit", "JSON", "Rendering"], swiftSettings: checked),
     // Synthetic scene generators and query workloads.
     .target(name: "Scenes", dependencies: ["LayerModel", "Presentation"], swiftSettings: checked),
     // Differential verification: random hostile scenes, the reference oracle, the verifier.
@@ -136,7 +138,7 @@ let package = Package(
       name: "HitBenchCLI",
       dependencies: [
         "LayerModel", "SceneFormat", "Presentation", "HitTesting", "Scenes", "Verification", "BenchKit",
-        "BenchmarkSuites", "JSON", "FileIO", "Clocks", "Rendering", "Tracing",
+        "BenchmarkSuites", "JSON", "FileIO", "Clocks", "Rendering", "Tracing", "Reports",
       ],
       swiftSettings: checked
     ),

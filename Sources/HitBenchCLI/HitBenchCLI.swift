@@ -31,6 +31,8 @@ public enum HitBenchCLI {
     Command(
       name: "compare", summary: CompareCommand.summary, help: { CompareCommand.parser.help }, run: CompareCommand.run),
     Command(
+      name: "report", summary: ReportCommand.summary, help: { ReportCommand.parser.help }, run: ReportCommand.run),
+    Command(
       name: "profile", summary: ProfileCommand.summary, help: { ProfileCommand.parser.help }, run: ProfileCommand.run),
     Command(
       name: "mismatch", summary: MismatchCommand.summary, help: { MismatchCommand.parser.help },

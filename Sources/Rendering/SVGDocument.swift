@@ -58,6 +58,15 @@ public struct SVGDocument {
 
   public mutating func define(_ element: String) { _defs.append(element) }
 
+  /// The drawing as an `<svg>` element inside an HTML page (which needs no XML declaration or
+  /// namespace; the definitions first).
+  public var inlineElement: String {
+    var s = "<svg width=\"\(Self.number(width))\" height=\"\(Self.number(height))\" "
+    s += "viewBox=\"0 0 \(Self.number(width)) \(Self.number(height))\" role=\"img\">\n"
+    if !_defs.isEmpty { s += "<defs>\n" + _defs.joined(separator: "\n") + "\n</defs>\n" }
+    return s + _body.joined(separator: "\n") + "\n</svg>"
+  }
+
   /// The whole document.
   public var text: String {
     var s = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

@@ -142,13 +142,20 @@ public struct ResultsFile: Sendable {
         }
       case .object(let stats):
         for (s, x) in stats {
-          guard case .number(let d) = x, d >= 0, !d.isSubnormal else {
-            throw Problem(
-              description: "\(path).\(k).\(s) is \(_shown(x)): a statistic is a number at least 0, not subnormal")
+          // A series' columns: arrays of measurements.
+          let values: [JSONValue]
+          if k == "series", case .array(let list) = x { values = list } else { values = [x] }
+          for x in values {
+            guard case .number(let d) = x, d >= 0, !d.isSubnormal else {
+              throw Problem(
+                description: "\(path).\(k).\(s) is \(_shown(x)): a statistic is a number at least 0, not subnormal")
+            }
           }
         }
         // Every other object is a summary of frames.
-        if k != Metric.instructionsKey { try checkSummary(v, "\(path).\(k)", isFrame: k == "frameNs") }
+        if k != Metric.instructionsKey && k != "series" {
+          try checkSummary(v, "\(path).\(k)", isFrame: k == "frameNs")
+        }
       default: break
       }
     }

@@ -83,6 +83,14 @@ extension RunReport {
     }
   }
 
+  /// A result's frames one by one, binned by their slowest (`FrameSeries`; JSON only).
+  static func series(_ m: Measurement) -> JSONValue {
+    let s = FrameSeries(m.frameTimings)
+    return .object(
+      [("stride", .number(Double(s.stride))), ("firstFrame", .array(s.firstFrame.map { .number(Double($0)) }))]
+        + s.columns.map { name, values in (name, .array(values.map { .number($0) })) })
+  }
+
   /// A result's blocks (JSON only: CSV has one row per result).
   static func blocks(_ m: Measurement) -> JSONValue {
     .array(
@@ -118,7 +126,11 @@ extension RunReport {
     }
     return .object([
       ("meta", .object(metaFields)), ("thresholds", .object(thresholdValues)), ("targets", .array(targetValues)),
-      ("results", .array(results.map { .object(Self.fields($0) + [("blocks", Self.blocks($0))]) })),
+      (
+        "results",
+        .array(
+          results.map { .object(Self.fields($0) + [("blocks", Self.blocks($0)), ("series", Self.series($0))]) })
+      ),
     ])
   }
 }

@@ -5,6 +5,7 @@ import HitTesting
 import JSON
 import LayerModel
 import Presentation
+import Reports
 import SceneFormat
 import Scenes
 import Tracing
@@ -23,6 +24,7 @@ enum RunCommand {
     var verifyAll = false
     var instructions = false
     var trace: String?
+    var report: String?
     var columns = ReportColumn.defaults
   }
 
@@ -176,6 +178,13 @@ enum RunCommand {
       expected: "a file path"
     ) { $0.isEmpty ? nil : $0 }
     p.option(
+      "--report", optional: \.report, valueName: "FILE.html",
+      help:
+        "also write one self-contained HTML page of the results: every frame, their distribution, phases and CPU, "
+        + "targets (as hitbench report does; checked before the first frame)",
+      expected: "a file path"
+    ) { $0.isEmpty ? nil : $0 }
+    p.option(
       "--suite", optional: \.suite, valueName: "NAME",
       help: "run a suite from Benchmarks/: \(allSuites.map(\.name).joined(separator: ", "))",
       expected: "one of \(allSuites.map(\.name).joined(separator: ", "))"
@@ -293,6 +302,7 @@ enum RunCommand {
     do {
       if let path = o.output { try FileIO.checkWritable(path) }
       if let path = o.trace { try FileIO.checkWritable(path) }
+      if let path = o.report { try FileIO.checkWritable(path) }
       if o.config.verify { try FileIO.checkDirectoryCreatable(o.failures) }
     } catch { throw .file(error) }
     // A missing Valgrind stops the run before its frames.
@@ -358,6 +368,14 @@ enum RunCommand {
       thresholds: suite?.thresholds ?? Suite.defaultThresholds, targets: suite?.evaluateTargets(results) ?? [],
       columns: o.columns)
     let text = report.render(o.format)
+    if let path = o.report {
+      // The page is made from the results document, as `hitbench report` makes it from a file.
+      let page: String
+      do { page = try ReportPage.html([(suite.map { "suite \($0.name)" } ?? "run", report.json())]) } catch {
+        throw .failed("--report: \(error.description)")
+      }
+      do { try FileIO.writeAtomically(page, to: path) } catch { throw .file(error) }
+    }
     if let path = o.output {
       do { try FileIO.writeAtomically(text, to: path) } catch { throw .file(error) }
     } else {

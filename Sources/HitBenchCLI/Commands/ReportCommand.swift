@@ -1,0 +1,46 @@
+import BenchKit
+import FileIO
+import JSON
+import Reports
+
+/// `hitbench report RESULT.json [NEW.json] --output report.html`: one self-contained HTML page
+/// of a run's results (`ReportPage`); with two files, the second compared with the first.
+enum ReportCommand {
+  static let summary = "Write one self-contained HTML page of a run's results (two: compared)."
+
+  struct Options {
+    var output = "report.html"
+  }
+
+  static var parser: ArgumentParser<Options> {
+    var p = ArgumentParser<Options>(command: "report", summary: summary)
+    p.positionalNames = ["RESULT.json", "NEW.json"]
+    p.requiredPositionals = 1
+    p.option(
+      "--output", \.output, valueName: "FILE.html",
+      help: "where the page goes (default report.html; written atomically, its directory must exist)",
+      expected: "a file path"
+    ) { $0.isEmpty ? nil : $0 }
+    return p
+  }
+
+  static func run(_ args: [String]) throws(CommandError) {
+    var o = Options()
+    let files = try parser.parse(args, into: &o).positionals
+    guard files.count <= 2 else {
+      throw .usage(command: "report", message: "give one results file, or two to compare (got \(files.count))")
+    }
+    do { try FileIO.checkWritable(o.output) } catch { throw .file(error) }
+    var runs: [(name: String, document: JSONValue)] = []
+    for path in files {
+      let bytes: [UInt8]
+      do { bytes = try FileIO.readAll(path) } catch { throw .file(error) }
+      do { runs.append((FileIO.displayName(path), try JSONParser.parse(bytes: bytes))) } catch {
+        throw .data("\(FileIO.displayName(path)): invalid JSON at \(error)")
+      }
+    }
+    let page: String
+    do { page = try ReportPage.html(runs) } catch { throw .data(error.description) }
+    do { try FileIO.writeAtomically(page, to: o.output) } catch { throw .file(error) }
+  }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+/// `hitbench report` and `run --report`: one self-contained page whose numbers and pictures
+/// come from the results it was made from; two files add the comparison.
+@Suite struct ReportTests {
+  /// A microsecond figure as the page's table prints it.
+  static func us(_ ns: Double) -> String {
+    let us = ns / 1000
+    if us >= 1000 {
+      let f = NumberFormatter()
+      f.numberStyle = .decimal
+      f.maximumFractionDigits = 0
+      f.usesGroupingSeparator = true
+      f.groupingSeparator = ","
+      return f.string(from: NSNumber(value: us.rounded())) ?? ""
+    }
+    let r = (us * 10).rounded() / 10
+    return r == r.rounded() ? String(Int(r)) : String(r)
+  }
+
+  @Test func aRunsPageShowsItsNumbersAndLoadsNothing() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let r = try hitbench([
+      "run", "--scene", "app", "--layers", "300", "--strategy", "grid,window-grid,tree-walk", "--queries", "5",
+      "--frames", "25", "--warmup", "2", "--report", dir + "/r.html", "--format", "json", "--output", dir + "/r.json",
+    ])
+    try #require(r.status == 0, "\(r.stderr)")
+    let page = try String(contentsOfFile: dir + "/r.html", encoding: .utf8)
+    let doc = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/r.json"))) as? [String: Any])
+    for result in try #require(doc["results"] as? [[String: Any]]) {
+      let strategy = try #require(result["strategy"] as? String)
+      let mean = try #require((result["frameNs"] as? [String: Any])?["mean"] as? Double)
+      let p99 = try #require((result["frameNs"] as? [String: Any])?["p99"] as? Double)
+      // Its table row holds its mean and p99 as the run measured them.
+      let row = try #require(
+        page.split(separator: "\n").first { $0.contains("</span> \(strategy)</td>") }, "\(strategy)")
+      #expect(row.contains("<td>\(Self.us(mean))</td>") && row.contains("<td>\(Self.us(p99))</td>"), "\(row)")
+      // Its line has a point for every point of its series.
+      let series = try #require(result["series"] as? [String: Any])
+      let frames = try #require(series["frameNs"] as? [Double])
+      #expect(frames.count == result["frames"] as? Int, "every frame kept below the cap")
+      let line = try #require(page.split(separator: "\n").first { $0.contains("data-strategy=\"\(strategy)\"") })
+      let points = line.split(separator: "points=\"")[1].split(separator: "\"")[0].split(separator: " ")
+      #expect(points.count == frames.count, "\(strategy): \(points.count) points for \(frames.count) frames")
+    }
+    // Self-contained: no script, stylesheet, font, image or address to fetch.
+    for outside in ["<script", "<link", "url(", "@import", "http:", "https:", "src=", "<iframe"] {
+      #expect(!page.contains(outside), "the page holds \(outside)")
+    }
+  }
+
+  @Test func twoFilesAreCompared() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let args = [
+      "run", "--scene", "app", "--layers", "200", "--strategy", "grid,tree-walk", "--queries", "5", "--frames", "30",
+      "--warmup", "2", "--format", "json",
+    ]
+    #expect(try hitbench(args + ["--output", dir + "/a.json"]).status == 0)
+    // grid's queries 3 ms slower a frame: a regression however noisy the host.
+    #expect(try hitbench(args + ["--inject-query-delay-ns", "grid:3000000", "--output", dir + "/b.json"]).status == 0)
+    let r = try hitbench(["report", dir + "/a.json", dir + "/b.json", "--output", dir + "/c.html"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let page = try String(contentsOfFile: dir + "/c.html", encoding: .utf8)
+    #expect(page.contains(" against "))
+    let rows = page.split(separator: "\n").filter { $0.contains("<td>frameNsMean</td>") }
+    #expect(rows.contains { $0.hasPrefix("<tr><td>grid ") && $0.contains("REGRESSION") }, "\(rows)")
+  }
+
+  @Test func badInputStopsWithOneLine() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try "{\"not\": \"results\"}".write(toFile: dir + "/x.json", atomically: true, encoding: .utf8)
+    let none = try hitbench(["report"])
+    #expect(none.status == 64, "\(none.stderr)")
+    let bad = try hitbench(["report", dir + "/x.json", "--output", dir + "/x.html"])
+    #expect(bad.status == 65 && bad.stderr.split(separator: "\n").count == 1, "\(bad.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: dir + "/x.html"))
+    let unwritable = try hitbench(["report", dir + "/x.json", "--output", "/nonexistent-dir/x.html"])
+    #expect(unwritable.status == 73, "\(unwritable.stderr)")
+    let three = try hitbench(["report", dir + "/x.json", dir + "/x.json", dir + "/x.json"])
+    #expect(three.status == 64, "\(three.stderr)")
+  }
+}
