@@ -311,6 +311,31 @@ import Testing
     #expect(plain.status == 0 && !plain.stdout.contains("instructionsPerFrame"), "\(plain.stdout)")
   }
 
+  /// Every result carries the 95% interval of each statistic of its frames it reports (not the
+  /// max), around the statistic for the means.
+  @Test func resultsCarryIntervalsOfTheirStatistics() throws {
+    let r = try hitbench([
+      "run", "--scene", "app", "--layers", "200", "--strategy", "grid,window-grid", "--queries", "5", "--frames", "40",
+      "--warmup", "2", "--format", "json",
+    ])
+    try #require(r.status == 0, "\(r.stderr)")
+    let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+    for result in try #require(doc["results"] as? [[String: Any]]) {
+      for (summary, statistic) in [
+        ("frameNs", "mean"), ("frameNs", "median"), ("frameNs", "p90"), ("frameNs", "p99"), ("hitTestNs", "mean"),
+        ("presentationNs", "mean"), ("updateNs", "mean"), ("queriesNs", "mean"), ("cpuNs", "mean"),
+      ] {
+        let key = summary + statistic.prefix(1).uppercased() + statistic.dropFirst()
+        let low = try #require(result[key + "Low"] as? Double, "\(key)")
+        let high = try #require(result[key + "High"] as? Double, "\(key)")
+        let value = try #require((result[summary] as? [String: Any])?[statistic] as? Double)
+        #expect(low <= high, "\(key): \(low)-\(high)")
+        if statistic == "mean" { #expect(low <= value && value <= high, "\(key): \(value) outside \(low)-\(high)") }
+      }
+      #expect(result["frameNsMaxLow"] == nil)
+    }
+  }
+
   /// Values no run can measure are refused (65, naming the field) on either side, where they
   /// used to be compared ("-100% faster", a regression from a negative mean); an empty results
   /// list is refused on either side alike.

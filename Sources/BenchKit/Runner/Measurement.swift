@@ -123,8 +123,13 @@ public struct Measurement: Sendable {
 
 extension Measurement {
   /// The statistics whose intervals every result carries (JSON `frameNsMeanLow`...): the
-  /// end-to-end frame's mean and p99, and the CPU per frame.
-  public static let intervalMetrics: [Metric] = [.frameNsMean, .frameNsP99, .cpuNsMean]
+  /// end-to-end frame's mean, median, p90 and p99, the mean of each phase and of update +
+  /// queries, and the CPU per frame. Not the max: resampled blocks never exceed the largest
+  /// frame seen, so its interval would only restate it.
+  public static let intervalMetrics: [Metric] = [
+    .frameNsMean, .frameNsMedian, .frameNsP90, .frameNsP99, .hitTestNsMean, .presentationNsMean, .updateNsMean,
+    .queriesNsMean, .cpuNsMean,
+  ]
 
   /// The JSON keys of a metric's interval ends (`frameNsMeanLow`, `frameNsMeanHigh`).
   public static func intervalKeys(_ metric: Metric) -> (low: String, high: String) {
