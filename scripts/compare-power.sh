@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# How often `hitbench compare` cries wolf, and how often it sees a real slowdown (issue 43):
-#   A/A:   TRIALS + 1 runs of one binary and command (app 10k, every own strategy, Q = 1 and
-#          100, three repetitions of 20 frames in one invocation: --repeat 3), each compared
-#          with the next: a trial is clean when compare reports no regression (exit 0).
-#   power: TRIALS pairs of runs (app 10k, tree-walk, grid and window-grid, Q = 100), the second
-#          of each with grid's queries slowed by a tenth of grid's mean frame
-#          (--inject-query-delay-ns, measured from a first run): a trial detects the slowdown
-#          when compare reports grid's frameNsMean as a REGRESSION.
+# How often `hitbench compare` cries wolf, and how often it sees a real slowdown (issue 43). Each
+# side of a time comparison is two runs, and the two sides' runs are taken in turns (A B A B),
+# so that both see the host's slow and fast stretches alike; `compare A1,A2 B1,B2` pools each
+# side's frames (docs/measuring.md):
+#   A/A:   TRIALS comparisons of one binary and command against itself (app 10k, every own
+#          strategy, Q = 1 and 100, 20 frames a run): a trial is clean when compare reports no
+#          regression (exit 0).
+#   power: TRIALS comparisons (app 10k, tree-walk, grid and window-grid, Q = 100), the B runs
+#          with grid's queries slowed by a tenth of grid's mean frame (--inject-query-delay-ns,
+#          measured from a first run): a trial detects the slowdown when compare reports
+#          grid's frameNsMean as a REGRESSION.
 #   by instructions (with Valgrind; skipped without it): TRIALS / 4 pairs of runs with
 #          --instructions (app 10k, tree-walk, grid and window-grid with a pinned 50 ms window,
 #          Q = 100), the second of each with 2% of grid's instructions per frame planted in its
@@ -14,7 +17,7 @@
 #          instructionsPerFrame as a REGRESSION; each base against the one before is an A/A trial,
 #          clean when no instruction count is reported.
 # Writes data/compare-power/trials.csv (kind, trial, regressions, detected) and summary.txt
-# (machine, toolchain, commit, the counts). About 13 minutes on a 2-core machine.
+# (machine, toolchain, commit, the counts). About 15 minutes on a 2-core machine.
 #   scripts/compare-power.sh [TRIALS]      (default 20)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,20 +29,34 @@ swift build -c release --product hitbench >&2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out"
-aa=(--scene app --layers 10000 --strategy all --queries 1,100 --frames 20 --repeat 3 --warmup 10)
-power=(--scene app --layers 10000 --strategy tree-walk,grid,window-grid --queries 100 --frames 60 --warmup 10)
+aa=(--scene app --layers 10000 --strategy all --queries 1,100 --frames 20 --warmup 10)
+power=(--scene app --layers 10000 --strategy tree-walk,grid,window-grid --queries 100 --frames 30 --warmup 10)
 
 echo "kind,trial,regressions,detected" >"$tmp/trials.csv"
 # The number of regressions compare reports between two files (its summary line).
 regressions() { "$bin" compare "$1" "$2" | sed -n 's/.* metrics compared, \([0-9]*\) regressions.*/\1/p'; }
 
-for i in $(seq 0 "$trials"); do
-  echo "compare-power: A/A run $((i + 1)) of $((trials + 1))" >&2
-  "$bin" run "${aa[@]}" --format json --output "$tmp/aa-$i.json"
-  if [ "$i" -gt 0 ]; then
-    n=$(regressions "$tmp/aa-$((i - 1)).json" "$tmp/aa-$i.json" || true)
-    echo "aa,$i,${n:-0},$([ "${n:-0}" -gt 0 ] && echo 1 || echo 0)" >>"$tmp/trials.csv"
-  fi
+# Runs of A and of B in turns, PAIRS of each: prints "A1,A2 B1,B2" for compare.
+pairs=2
+in_turns() {
+  local name=$1
+  shift
+  local a=() b=()
+  for p in $(seq 1 $pairs); do
+    "$bin" run "$@" --format json --output "$tmp/$name-a$p.json"
+    "$bin" run "$@" ${inject:+--inject-query-delay-ns "$inject"} --format json --output "$tmp/$name-b$p.json"
+    a+=("$tmp/$name-a$p.json")
+    b+=("$tmp/$name-b$p.json")
+  done
+  echo "$(IFS=,; echo "${a[*]}") $(IFS=,; echo "${b[*]}")"
+}
+
+inject=""
+for i in $(seq 1 "$trials"); do
+  echo "compare-power: A/A trial $i of $trials" >&2
+  read -r sa sb < <(in_turns "aa-$i" "${aa[@]}")
+  n=$(regressions "$sa" "$sb" || true)
+  echo "aa,$i,${n:-0},$([ "${n:-0}" -gt 0 ] && echo 1 || echo 0)" >>"$tmp/trials.csv"
 done
 
 "$bin" run "${power[@]}" --format json --output "$tmp/probe.json"
@@ -48,17 +65,18 @@ import json, sys
 r = [x for x in json.load(open('$tmp/probe.json'))['results'] if x['strategy'] == 'grid'][0]
 print(int(r['frameNs']['mean'] * 0.10))")
 echo "compare-power: planted slowdown ${delay} ns a frame (a tenth of grid's mean frame)" >&2
+inject="grid:$delay"
 for i in $(seq 1 "$trials"); do
   echo "compare-power: power trial $i of $trials" >&2
-  "$bin" run "${power[@]}" --format json --output "$tmp/base-$i.json"
-  "$bin" run "${power[@]}" --inject-query-delay-ns "grid:$delay" --format json --output "$tmp/slow-$i.json"
+  read -r sa sb < <(in_turns "power-$i" "${power[@]}")
   set +e
-  report=$("$bin" compare "$tmp/base-$i.json" "$tmp/slow-$i.json")
+  report=$("$bin" compare "$sa" "$sb")
   set -e
   n=$(sed -n 's/.* metrics compared, \([0-9]*\) regressions.*/\1/p' <<<"$report")
   hit=$(awk '$1 == "grid" && / frameNsMean / && /REGRESSION/ { print 1; exit }' <<<"$report")
   echo "power,$i,${n:-0},${hit:-0}" >>"$tmp/trials.csv"
 done
+inject=""
 
 counted=(--scene app --layers 10000 --strategy tree-walk,grid,window-grid --window 50 --queries 100 --frames 20
   --warmup 5 --instructions)
@@ -105,6 +123,7 @@ lines = [
     f"machine: {cpu}, {os.cpu_count()} cores (a shared virtual machine)",
     f"toolchain: {sh('swift --version 2>&1 | head -1')}",
     f"commit: {sh('git rev-parse --short HEAD')}",
+    "time: each side two runs, the sides' runs taken in turns (A B A B), pooled by compare",
     f"A/A: {clean} of {len(aa)} trials clean (target at least {len(aa) - len(aa) // 20}); "
     f"{false_alarms} regressions reported in all",
     f"power: a slowdown of {delay} ns a frame (10% of grid's mean) detected in {detected} of {len(pw)} trials "

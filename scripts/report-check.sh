@@ -29,7 +29,7 @@ shot=${shot:-$tmp/shot.png}
 url="file://$(cd "$(dirname "$report")" && pwd)/$(basename "$report")"
 # Every host name resolves to nothing, so a request that leaves the page fails, and the
 # network log keeps it with the page as its initiator (the browser's own have none).
-timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1100,2400 \
+timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1240,1800 \
   --host-resolver-rules="MAP * ~NOTFOUND" --enable-logging=stderr --v=0 --log-net-log="$tmp/net.json" \
   --screenshot="$shot" "$url" 2>"$tmp/chromium.log" >/dev/null || true
 python3 - "$tmp/chromium.log" "$tmp/net.json" "$shot" <<'PY'

@@ -42,9 +42,11 @@ public enum ReportPage {
     <!doctype html>
     <html lang="en"><head><meta charset="utf-8"><title>\(_html(title))</title>
     <style>
-    body { font: 14px/1.4 system-ui, sans-serif; margin: 24px; color: #1b1f24; max-width: 1100px; }
+    body { font: 14px/1.4 system-ui, sans-serif; margin: 24px; color: #1b1f24; max-width: 1180px; }
     h1 { font-size: 22px; } h2 { font-size: 17px; margin-top: 32px; border-top: 1px solid #ccd; padding-top: 12px; }
-    table { border-collapse: collapse; margin: 8px 0 16px; } td, th { padding: 2px 8px; text-align: right; }
+    table { border-collapse: collapse; margin: 8px 0 16px; font-size: 13px; }
+    td, th { padding: 2px 6px; text-align: right; white-space: nowrap; }
+    table.text td, table.text th { text-align: left; white-space: normal; }
     th { border-bottom: 1px solid #889; } td:first-child, th:first-child { text-align: left; }
     .meta { color: #555; } .met { color: #17692b; } .missed, .regression { color: #b3261e; font-weight: 600; }
     .undecided { color: #8a5a00; } figure { margin: 8px 0 20px; } figcaption { color: #555; font-size: 12px; }
@@ -68,14 +70,14 @@ public enum ReportPage {
 
   static func _targets(_ targets: JSONValue?) -> String {
     guard case .array(let list)? = targets, !list.isEmpty else { return "" }
-    var out = "<h2>Targets</h2>\n<table><tr><th>target</th><th>verdict</th><th>measured</th></tr>\n"
+    var out = "<h2>Targets</h2>\n<table class=\"text\"><tr><th>target</th><th>verdict</th><th>measured</th></tr>\n"
     for t in list {
       guard case .string(let name)? = t["name"], case .string(let status)? = t["status"],
         case .string(let measured)? = t["measured"]
       else { continue }
       out +=
         "<tr><td>\(_html(name))</td><td class=\"\(_html(status))\">\(_html(status))</td>"
-        + "<td style=\"text-align:left\">\(_html(measured))</td></tr>\n"
+        + "<td>\(_html(measured))</td></tr>\n"
     }
     return out + "</table>\n"
   }

@@ -311,6 +311,30 @@ import Testing
     #expect(plain.status == 0 && !plain.stdout.contains("instructionsPerFrame"), "\(plain.stdout)")
   }
 
+  /// Each side of a comparison may be several runs, pooled: their blocks judged together, and a
+  /// configuration missing from one run refused rather than half compared.
+  @Test func comparePoolsRunsOfEachSide() throws {
+    let tight: [Double] = [995, 1005, 1000, 998, 1002]
+    let base1 = try resultsFile("pool-a1.json", [("grid", 1000, 10, 0)], count: 50, blocks: ["grid": tight])
+    let base2 = try resultsFile("pool-a2.json", [("grid", 1000, 10, 0)], count: 50, blocks: ["grid": tight])
+    let new1 = try resultsFile(
+      "pool-b1.json", [("grid", 1100, 10, 0)], count: 50, blocks: ["grid": tight.map { $0 * 1.1 }])
+    let new2 = try resultsFile(
+      "pool-b2.json", [("grid", 1100, 10, 0)], count: 50, blocks: ["grid": tight.map { $0 * 1.1 }])
+    let other = try resultsFile("pool-c.json", [("tree-walk", 1000, 10, 0)], count: 50)
+    defer { for p in [base1, base2, new1, new2, other] { try? FileManager.default.removeItem(atPath: p) } }
+    let pooled = try hitbench(["compare", base1 + "," + base2, new1 + "," + new2])
+    #expect(pooled.status == 1, "\(pooled.stdout)")
+    let row = pooled.stdout.split(separator: "\n").first { $0.contains("frameNsMean") }
+    #expect(row?.contains("REGRESSION") == true, "\(pooled.stdout)")
+    let same = try hitbench(["compare", base1 + "," + base2, base2 + "," + base1])
+    #expect(same.status == 0, "\(same.stdout)")
+    let missing = try hitbench(["compare", base1 + "," + other, new1])
+    #expect(missing.status == 65 && missing.stderr.contains("every pooled file"), "\(missing.stderr)")
+    let empty = try hitbench(["compare", base1 + ",", new1])
+    #expect(empty.status == 64, "\(empty.stderr)")
+  }
+
   /// Every result carries the 95% interval of each statistic of its frames it reports (not the
   /// max), around the statistic for the means.
   @Test func resultsCarryIntervalsOfTheirStatistics() throws {

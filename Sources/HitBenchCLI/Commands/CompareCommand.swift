@@ -14,7 +14,7 @@ enum CompareCommand {
 
   static var parser: ArgumentParser<Options> {
     var p = ArgumentParser<Options>(command: "compare", summary: summary)
-    p.positionalNames = ["BASE.json", "NEW.json"]
+    p.positionalNames = ["BASE.json[,BASE2.json...]", "NEW.json[,NEW2.json...]"]
     p.requiredPositionals = 2
     p.option(
       "--threshold", optional: \.threshold, valueName: "P%",
@@ -37,11 +37,24 @@ enum CompareCommand {
     do { return try ResultsFile(doc) } catch { throw .data("\(FileIO.displayName(path)): \(error)") }
   }
 
+  /// A side of the comparison: one file, or several runs of one command separated by commas,
+  /// pooled (`ResultsFile.pooled`).
+  static func loadPooled(_ list: String) throws(CommandError) -> ResultsFile {
+    let paths = list.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    guard paths.count > 1 else { return try load(list) }
+    var runs: [ResultsFile] = []
+    for path in paths {
+      guard !path.isEmpty else { throw .usage(command: "compare", message: "an empty file name in '\(list)'") }
+      runs.append(try load(path))
+    }
+    do { return try ResultsFile.pooled(runs) } catch { throw .data("\(FileIO.displayName(list)): \(error)") }
+  }
+
   static func run(_ args: [String]) throws(CommandError) {
     var o = Options()
     let files = try parser.parse(args, into: &o).positionals
-    let base = try load(files[0])
-    let new = try load(files[1])
+    let base = try loadPooled(files[0])
+    let new = try loadPooled(files[1])
     let comparison: ResultComparison
     do { comparison = try ResultComparison(base: base, new: new, relativeOverride: o.threshold) } catch {
       throw .data("\(FileIO.displayName(files[0])) against \(FileIO.displayName(files[1])): \(error)")
