@@ -1,5 +1,9 @@
 import Rendering
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// A logarithmic axis of times: whole decades from below the smallest to above the largest.
 struct LogAxis {
   var low: Double
@@ -20,7 +24,7 @@ struct LogAxis {
   /// Where `v` falls, from 0 (low) to 1 (high); values at or below 0 at 0.
   func fraction(_ v: Double) -> Double {
     guard v > low else { return 0 }
-    return Swift.min(1, (v / low).logarithm10 / (high / low).logarithm10)
+    return Swift.min(1, log10(v / low) / log10(high / low))
   }
 
   var decades: [Double] {
@@ -31,33 +35,6 @@ struct LogAxis {
       v *= 10
     }
     return out
-  }
-}
-
-extension Double {
-  fileprivate var logarithm10: Double {
-    // log10 by the natural logarithm of the standard library's `Double` (no Foundation).
-    var x = self
-    var e = 0.0
-    while x >= 10 {
-      x /= 10
-      e += 1
-    }
-    while x < 1 {
-      x *= 10
-      e -= 1
-    }
-    // ln(x) / ln(10) for x in [1, 10) by the series of atanh: ln(x) = 2 atanh((x-1)/(x+1)).
-    let y = (x - 1) / (x + 1)
-    var term = y
-    var sum = 0.0
-    var k = 1.0
-    while k < 60 {
-      sum += term / k
-      term *= y * y
-      k += 2
-    }
-    return e + 2 * sum / 2.302585092994046
   }
 }
 
@@ -183,24 +160,12 @@ extension ReportGroup {
     for (i, e) in entries.enumerated() {
       let top = 8 + Double(i) * rowH
       svg.append("<text x=\"\(n(label - 8))\" y=\"\(n(top + 13))\" text-anchor=\"end\">\(_html(e.strategy))</text>")
-      var x = label
-      for (k, key) in ["presentationNs", "updateNs", "queriesNs"].enumerated() {
-        let w = plotW * (e.number(key, "mean") ?? 0) / peak
-        svg.append(
-          "<rect x=\"\(n(x))\" y=\"\(n(top))\" width=\"\(n(w))\" height=\"12\" fill=\"\(phaseColors[k])\"/>")
-        x += w
-      }
-      svg.append(
-        "<text x=\"\(n(x + 4))\" y=\"\(n(top + 10))\">\(_ms(e.number("frameNs", "mean") ?? 0)) wall</text>")
-      x = label
-      for (k, key) in ["cpuThreadNs", "cpuBuildWorkersNs", "cpuBackgroundNs"].enumerated() {
-        let w = plotW * (e.number(key, "mean") ?? 0) / peak
-        svg.append(
-          "<rect x=\"\(n(x))\" y=\"\(n(top + 14))\" width=\"\(n(w))\" height=\"8\" fill=\"\(cpuColors[k])\"/>")
-        x += w
-      }
-      svg.append(
-        "<text x=\"\(n(x + 4))\" y=\"\(n(top + 22))\">\(_ms(e.number("cpuNs", "mean") ?? 0)) CPU</text>")
+      _stackedBar(
+        &svg, e, ["presentationNs", "updateNs", "queriesNs"], phaseColors, at: (label, top), height: 12,
+        scale: plotW / peak, total: "frameNs", suffix: "wall", labelY: top + 10)
+      _stackedBar(
+        &svg, e, ["cpuThreadNs", "cpuBuildWorkersNs", "cpuBackgroundNs"], cpuColors,
+        at: (label, top + 14), height: 8, scale: plotW / peak, total: "cpuNs", suffix: "CPU", labelY: top + 22)
     }
     let keyY = height - 12
     var x = label
@@ -213,6 +178,22 @@ extension ReportGroup {
       x += 14 + Double(name.count) * 6.5 + 14
     }
     return _inline(svg)
+  }
+
+  /// One bar of `keys`' means laid end to end, labelled with the mean of `total`.
+  func _stackedBar(
+    _ svg: inout SVGDocument, _ e: Entry, _ keys: [String], _ colors: [String], at origin: (x: Double, y: Double),
+    height: Double, scale: Double, total: String, suffix: String, labelY: Double
+  ) {
+    var x = origin.x
+    for (key, color) in zip(keys, colors) {
+      let w = scale * (e.number(key, "mean") ?? 0)
+      svg.append(
+        "<rect x=\"\(n(x))\" y=\"\(n(origin.y))\" width=\"\(n(w))\" height=\"\(n(height))\" fill=\"\(color)\"/>")
+      x += w
+    }
+    svg.append(
+      "<text x=\"\(n(x + 4))\" y=\"\(n(labelY))\">\(_ms(e.number(total, "mean") ?? 0)) \(suffix)</text>")
   }
 
   func _axes(_ svg: inout SVGDocument, _ y: LogAxis, plotW: Double, plotH: Double) {

@@ -57,13 +57,7 @@ struct ReportGroup {
   }
 
   static func _title(_ r: JSONValue) -> String {
-    func s(_ k: String) -> String {
-      switch r[k] {
-      case .string(let v)?: return v
-      case .number(let v)?: return _fixed(v)
-      default: return "?"
-      }
-    }
+    func s(_ k: String) -> String { _text(r[k]) }
     // Not the build's threads: a scene strategy builds no frame and says 1; the table shows them.
     var t =
       "\(s("scene")) \(s("layers")) layers, Q = \(s("queriesPerFrame")), \(s("workload")), \(s("semantics")), "
@@ -128,8 +122,8 @@ struct ReportGroup {
         + "<td>\(_fixed(e.number("framesOverBudget") ?? 0))</td>"
       if counted {
         out +=
-          "<td>\(e.number("instructions", "framePerFrame").map(_count) ?? "-")</td>"
-          + "<td>\(e.number("instructions", "backgroundPerFrame").map(_count) ?? "-")</td>"
+          "<td>\(e.number("instructions", "framePerFrame").map(formatCount) ?? "-")</td>"
+          + "<td>\(e.number("instructions", "backgroundPerFrame").map(formatCount) ?? "-")</td>"
       }
       out += "</tr>\n"
     }
@@ -141,23 +135,11 @@ struct ReportGroup {
 /// Nanoseconds as microseconds for a table (one decimal below 1,000 µs).
 func _us(_ ns: Double) -> String {
   let us = ns / 1000
-  return us >= 1000 ? _count(us) : SVGDocument.label((us * 10).rounded() / 10)
+  return us >= 1000 ? formatCount(us) : SVGDocument.label((us * 10).rounded() / 10)
 }
 
 /// Nanoseconds as a short label (µs or ms).
 func _ms(_ ns: Double) -> String {
   ns >= 1e6
     ? SVGDocument.label((ns / 1e4).rounded() / 100) + " ms" : SVGDocument.label((ns / 100).rounded() / 10) + " µs"
-}
-
-/// A count with thousands grouped.
-func _count(_ v: Double) -> String {
-  guard v.isFinite, Swift.abs(v) < 9e15 else { return "-" }
-  let digits = String(Int64(v.rounded()).magnitude)
-  var out = ""
-  for (i, c) in digits.reversed().enumerated() {
-    if i > 0 && i % 3 == 0 { out.append(",") }
-    out.append(c)
-  }
-  return (v < 0 ? "-" : "") + String(out.reversed())
 }

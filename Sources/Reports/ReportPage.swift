@@ -57,13 +57,7 @@ public enum ReportPage {
   }
 
   static func _meta(_ meta: JSONValue) -> String {
-    func s(_ key: String) -> String {
-      switch meta[key] {
-      case .string(let v)?: return v
-      case .number(let v)?: return _fixed(v)
-      default: return "?"
-      }
-    }
+    func s(_ key: String) -> String { _text(meta[key]) }
     return "<p class=\"meta\">\(_html(s("command")))<br>commit \(_html(s("gitCommit"))), \(_html(s("cpuModel"))), "
       + "\(s("cores")) cores, \(_html(s("toolchain"))), \(_html(s("date")))</p>\n"
   }
@@ -110,6 +104,15 @@ public enum ReportPage {
 
 /// Text as HTML shows it: `&`, `<`, `>`, quotes escaped.
 func _html(_ s: String) -> String { SVGDocument.escaped(s) }
+
+/// A string or number of a document as text ("?" for anything else).
+func _text(_ v: JSONValue?) -> String {
+  switch v {
+  case .string(let s)?: s
+  case .number(let d)?: _fixed(d)
+  default: "?"
+  }
+}
 
 /// A number with one decimal, or none when whole.
 func _fixed(_ v: Double) -> String {

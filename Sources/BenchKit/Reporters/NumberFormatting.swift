@@ -22,7 +22,7 @@ func formatRatio(_ r: Double) -> String {
 }
 
 /// A count as a person reads a large one: whole, with thousands grouped ("2,496,618").
-func _grouped(_ v: Double) -> String {
+public func formatCount(_ v: Double) -> String {
   let digits = _fixed(v, 0)
   guard !digits.contains("e"), !digits.contains("."), !digits.contains("n") else { return digits }
   let sign = digits.hasPrefix("-") ? "-" : ""

@@ -65,24 +65,28 @@ public struct ReportColumn: Sendable, Hashable {
     .instructions, .instructionsBackground, .instructionsPerQuery,
   ]
 
-  static let instructions = ReportColumn(
-    "instructions", "instr/frame", "instructions per frame, build + update + queries (--instructions)"
-  ) { m, _ in m.instructions.map { _grouped($0.framePerFrame) } ?? "-" }
-  static let instructionsBuild = ReportColumn(
-    "instructions-build", "instr build", "instructions per frame of the presentation build (--instructions)"
-  ) { m, _ in m.instructions.map { _grouped($0.buildPerFrame) } ?? "-" }
-  static let instructionsUpdate = ReportColumn(
-    "instructions-update", "instr update", "instructions per frame of the strategy's update (--instructions)"
-  ) { m, _ in m.instructions.map { _grouped($0.updatePerFrame) } ?? "-" }
-  static let instructionsQueries = ReportColumn(
-    "instructions-queries", "instr queries", "instructions per frame of the queries (--instructions)"
-  ) { m, _ in m.instructions.map { _grouped($0.queriesPerFrame) } ?? "-" }
-  static let instructionsBackground = ReportColumn(
-    "instructions-background", "instr bg", "instructions per frame of background window builds (--instructions)"
-  ) { m, _ in m.instructions.map { _grouped($0.backgroundPerFrame) } ?? "-" }
-  static let instructionsPerQuery = ReportColumn(
-    "instructions-query", "instr/q", "instructions per query (--instructions)"
-  ) { m, _ in m.instructions.map { _grouped($0.perQuery) } ?? "-" }
+  static let instructions = _counted(
+    "instructions", "instr/frame", "instructions per frame, build + update + queries", \.framePerFrame)
+  static let instructionsBuild = _counted(
+    "instructions-build", "instr build", "instructions per frame of the presentation build", \.buildPerFrame)
+  static let instructionsUpdate = _counted(
+    "instructions-update", "instr update", "instructions per frame of the strategy's update", \.updatePerFrame)
+  static let instructionsQueries = _counted(
+    "instructions-queries", "instr queries", "instructions per frame of the queries", \.queriesPerFrame)
+  static let instructionsBackground = _counted(
+    "instructions-background", "instr bg", "instructions per frame of background window builds",
+    \.backgroundPerFrame)
+  static let instructionsPerQuery = _counted(
+    "instructions-query", "instr/q", "instructions per query", \.perQuery)
+
+  /// A column of one instruction count (`--instructions`), "-" for a result without counts.
+  static func _counted(
+    _ name: String, _ header: String, _ meaning: String, _ count: KeyPath<InstructionCounts, Double> & Sendable
+  ) -> ReportColumn {
+    ReportColumn(name, header, meaning + " (--instructions)") { m, _ in
+      m.instructions.map { formatCount($0[keyPath: count]) } ?? "-"
+    }
+  }
 
   static let strategy = ReportColumn("strategy", "strategy", "the strategy's CLI name", text: true) { m, _ in
     m.strategy

@@ -162,7 +162,7 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
       let us = v / 1000
       return us >= 10_000 ? _fixed(us / 1000, 2) + " ms" : _fixed(us, us < 10 ? 2 : 1) + " us"
     }
-    if isInstructionCount { return _grouped(v) }
+    if isInstructionCount { return formatCount(v) }
     return _fixed(v, v.rounded() == v ? 0 : 3)
   }
 }
