@@ -437,6 +437,14 @@ def main():
     v["pic_grid_entries"] = sum(cells)
     v["pic_grid_rows"] = svg.count('class="hittable"')
 
+    # The headline suite's page (scripts/results.sh writes it with the run).
+    report = os.path.join(d, "report.html")
+    if not os.path.exists(report):
+        sys.stderr.write(f"render_results: missing {report} (the default suite's run --report writes it)\n")
+        sys.exit(1)
+    v["report_link"] = (f"[{report}]({report}) ({os.path.getsize(report) / 1e6:.1f} MB, self-contained: "
+                        "open it in a browser)")
+
     text = open(template).read()
     missing = sorted(set(re.findall(r"\{\{(\w+)\}\}", text)) - set(v))
     if missing:

@@ -5,16 +5,18 @@
 # small run first. Needs Debian's chromium (scripts/install-chromium.sh); exit 69 without it.
 #   scripts/report-check.sh [REPORT.html] [--screenshot FILE.png]
 set -euo pipefail
-cd "$(dirname "$0")/.."
 report=""
 shot=""
+# Paths as the caller gave them, before the script moves to the repository.
+absolute() { case "$1" in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
 while [ $# -gt 0 ]; do
   case "$1" in
-    --screenshot) [ $# -ge 2 ] || { echo "report-check: --screenshot needs a file" >&2; exit 64; }; shot=$2; shift 2 ;;
+    --screenshot) [ $# -ge 2 ] || { echo "report-check: --screenshot needs a file" >&2; exit 64; }; shot=$(absolute "$2"); shift 2 ;;
     -*) echo "report-check: unknown option $1" >&2; exit 64 ;;
-    *) report=$1; shift ;;
+    *) report=$(absolute "$1"); shift ;;
   esac
 done
+cd "$(dirname "$0")/.."
 command -v chromium >/dev/null || { echo "report-check: chromium is not installed (bash scripts/install-chromium.sh)" >&2; exit 69; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates RESULTS.md and its plots: runs every suite (with --verify) and the auxiliary
-# measurements, writes JSON and CSV under data/results/, draws the plots with matplotlib (pinned
+# measurements, writes JSON and CSV under data/results/ (and the default suite's HTML page,
+# data/results/report.html, checked in headless Chromium when it is installed), draws the plots with matplotlib (pinned
 # in scripts/requirements.txt, installed into .venv by this script) and renders RESULTS.md
 # from scripts/RESULTS.template.md. When the peer libraries are installed (scripts/peers.sh)
 # every suite runs through hitbench-peers, so the peers appear beside the project's strategies;
@@ -43,7 +44,11 @@ if [ "$mode" != "--render" ]; then
   for suite in "${suites[@]}"; do
     echo "results: suite $suite" >&2
     start=$(date +%s)
-    "$bin" run --suite "$suite" --verify --format json --output "$out/$suite.json"
+    # The headline suite's run also writes its page: every frame, the frame's split, CPU by
+    # thread, and a picture of the scene at the fastest strategy's slowest frame.
+    report=()
+    [ "$suite" = default ] && report=(--report "$out/report.html")
+    "$bin" run --suite "$suite" --verify --format json --output "$out/$suite.json" ${report[@]+"${report[@]}"}
     echo "$suite,$(( $(date +%s) - start ))" >> "$out/suite-seconds.csv.tmp"
   done
   { echo "suite,seconds"; cat "$out/suite-seconds.csv.tmp"; } > "$out/suite-seconds.csv"
@@ -75,6 +80,10 @@ if [ "$mode" != "--render" ]; then
     echo "memory=$(free -h | awk '/Mem:/ {print $2}')"
     echo "commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)"
   } > "$out/machine.txt"
+fi
+if command -v chromium >/dev/null && [ "$mode" != "--asan" ]; then
+  echo "results: the report's page in Chromium" >&2
+  bash scripts/report-check.sh "$out/report.html" --screenshot "$out/report.png"
 fi
 echo "results: pictures" >&2
 bash scripts/pictures.sh "$bin" "$out/pictures"

@@ -15,8 +15,10 @@ public enum ReportPage {
   }
 
   /// The page of `runs` (named documents of `hitbench run --format json`); two runs add the
-  /// comparison of the second against the first.
-  public static func html(_ runs: [(name: String, document: JSONValue)]) throws(Problem) -> String {
+  /// comparison of the second against the first. `pictures` follow the first run's targets.
+  public static func html(
+    _ runs: [(name: String, document: JSONValue)], pictures: [Picture] = []
+  ) throws(Problem) -> String {
     guard !runs.isEmpty else { throw Problem(description: "no results to report") }
     var files: [ResultsFile] = []
     for run in runs {
@@ -25,9 +27,10 @@ public enum ReportPage {
       }
     }
     var page = _head(title: "HitBench: " + runs.map(\.name).joined(separator: " against "))
-    for (run, file) in zip(runs, files) {
+    for (k, (run, file)) in zip(runs, files).enumerated() {
       page += "<section>\n<h1>\(_html(run.name))</h1>\n" + _meta(file.meta)
       page += _targets(run.document["targets"])
+      if k == 0 { page += _pictures(pictures) }
       for group in ReportGroup.groups(file.results.map(\.value)) { page += group.html() }
       page += "</section>\n"
     }

@@ -46,10 +46,79 @@ import Testing
       let points = line.split(separator: "points=\"")[1].split(separator: "\"")[0].split(separator: " ")
       #expect(points.count == frames.count, "\(strategy): \(points.count) points for \(frames.count) frames")
     }
-    // Self-contained: no script, stylesheet, font, image or address to fetch.
-    for outside in ["<script", "<link", "url(", "@import", "http:", "https:", "src=", "<iframe"] {
+    // Self-contained: no script, stylesheet, font, image or address to fetch; the one image is
+    // the scene's picture, held in the page.
+    for outside in ["<script", "<link", "url(", "@import", "http:", "https:", "<iframe"] {
       #expect(!page.contains(outside), "the page holds \(outside)")
     }
+    #expect(page.components(separatedBy: "src=").count - 1 == 1)
+    #expect(page.components(separatedBy: "src=\"data:image/svg+xml;base64,").count - 1 == 1)
+  }
+
+  /// The picture of the scene in a page (`ReportPage.Picture`): its caption and its document.
+  static func pictures(_ page: String) throws -> [(caption: String, svg: String)] {
+    try page.components(separatedBy: "src=\"data:image/svg+xml;base64,").dropFirst().map { rest in
+      let encoded = String(rest.prefix { $0 != "\"" })
+      let svg = try #require(Data(base64Encoded: encoded).flatMap { String(data: $0, encoding: .utf8) })
+      let caption = String(rest.components(separatedBy: "<figcaption>")[1].prefix { $0 != "<" })
+      return (caption, svg)
+    }
+  }
+
+  @Test func aRunsPageShowsItsFastestStrategyAtItsSlowestFrame() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let r = try hitbench([
+      "run", "--scene", "particles", "--layers", "400", "--strategy", "tree-walk,grid,window-grid", "--queries", "7",
+      "--frames", "30", "--warmup", "2", "--report", dir + "/r.html", "--format", "json", "--output", dir + "/r.json",
+    ])
+    try #require(r.status == 0, "\(r.stderr)")
+    let page = try String(contentsOfFile: dir + "/r.html", encoding: .utf8)
+    let doc = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/r.json"))) as? [String: Any])
+    let results = try #require(doc["results"] as? [[String: Any]])
+    func mean(_ r: [String: Any]) -> Double { ((r["frameNs"] as? [String: Any])?["mean"] as? Double) ?? .infinity }
+    let fastest = try #require(results.min { mean($0) < mean($1) })
+    let strategy = try #require(fastest["strategy"] as? String)
+    let frames = try #require((fastest["series"] as? [String: Any])?["frameNs"] as? [Double])
+    let slowest = try #require(frames.indices.max { frames[$0] < frames[$1] })
+    let pictures = try Self.pictures(page)
+    try #require(pictures.count == 1)
+    let (caption, svg) = pictures[0]
+    #expect(
+      caption.contains("as \(strategy) saw it") && caption.contains("(frame \(slowest) after the warm-up"), "\(caption)"
+    )
+    #expect(svg.contains("index: \(strategy)"), "the picture draws the strategy's index")
+    // The frame's 7 points, each with the layer it hits and how many candidates it tested.
+    let points = svg.components(separatedBy: "<circle class=\"point\" data-hit=\"").count - 1
+    #expect(points == 7)
+    #expect(svg.contains("t = \(Double(2 + slowest) / 120)"), "drawn at the slowest frame's time")
+  }
+
+  @Test func aPictureFileIsShownAndNothingElseIsTaken() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let run = try hitbench([
+      "run", "--scene", "app", "--layers", "200", "--strategy", "grid", "--queries", "3", "--frames", "12",
+      "--warmup", "1", "--format", "json", "--output", dir + "/a.json",
+    ])
+    try #require(run.status == 0, "\(run.stderr)")
+    let render = try hitbench([
+      "render", "--scene", "app", "--layers", "200", "--strategy", "grid", "--time", "0.25", "--queries", "3",
+      "--output", dir + "/p.svg",
+    ])
+    try #require(render.status == 0, "\(render.stderr)")
+    let r = try hitbench(["report", dir + "/a.json", "--picture", dir + "/p.svg", "--output", dir + "/a.html"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let pictures = try Self.pictures(try String(contentsOfFile: dir + "/a.html", encoding: .utf8))
+    #expect(pictures.map(\.svg) == [try String(contentsOfFile: dir + "/p.svg", encoding: .utf8)])
+    #expect(pictures.map(\.caption) == ["p.svg"])
+    // Not a picture: one line, exit 65, no page.
+    let bad = try hitbench(["report", dir + "/a.json", "--picture", dir + "/a.json", "--output", dir + "/b.html"])
+    #expect(bad.status == 65 && bad.stderr.split(separator: "\n").count == 1, "\(bad.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: dir + "/b.html"))
+    let missing = try hitbench(["report", dir + "/a.json", "--picture", dir + "/none.svg", "--output", dir + "/b.html"])
+    #expect(missing.status == 65 && !FileManager.default.fileExists(atPath: dir + "/b.html"), "\(missing.stderr)")
   }
 
   @Test func twoFilesAreCompared() throws {

@@ -73,60 +73,29 @@ enum RenderCommand {
     }
     do { try FileIO.checkWritable(output) } catch { throw .file(error) }
     let model = try RunCommand.loadScene(o.run, command: "render")
-    let names = model.subtreeInPreorder.enumerated().map { i, l in l.name ?? "#\(i)" }
+    let names = model.subtreeInPreorder.count
     let kind = o.strategy ?? .treeWalk
     let times = o.times ?? [o.time]
-    let perFrame = names.count + (o.points.isEmpty ? (o.run.queries.first ?? 0) : o.points.count)
+    let perFrame = names + (o.points.isEmpty ? (o.run.queries.first ?? 0) : o.points.count)
     guard times.count * perFrame <= shapeLimit else {
       throw .usage(
         command: "render",
         message:
-          "\(times.count) frames x (\(names.count) layers + \(perFrame - names.count) points) is more than the \(shapeLimit) shapes a picture draws: fewer frames, points or layers"
+          "\(times.count) frames x (\(names) layers + \(perFrame - names) points) is more than the \(shapeLimit) shapes a picture draws: fewer frames, points or layers"
       )
     }
-    // The tree drawn: the presentation tree unless only the model tree is asked for.
-    let animated = o.trees.contains(.presentation)
-    let presentation = PresentationFrameBuilder(root: model, semantics: o.run.semantics)
-    let modelBuilder = o.trees.count > 1 ? PresentationFrameBuilder(root: model, semantics: o.run.semantics) : nil
     let queries = o.points.isEmpty ? (o.run.queries.first ?? 0) : o.points.count
+    let caption = FrameDrawing.legend(o.run, tree: o.trees.count > 1 ? "both" : o.trees[0].rawValue, answers: kind)
+    let drawing = FrameDrawing(
+      model: model, semantics: o.run.semantics, trees: o.trees, strategy: o.strategy, caption: caption)
     let workload =
       o.points.isEmpty && queries > 0
-      ? Runner.points(o.run, model: model, builder: presentation, queries: queries, times: times) : []
-    let sceneLabel: String
-    if case .file = o.run.scene {
-      sceneLabel = o.run.scene.name
-    } else {
-      sceneLabel = "\(o.run.scene.name) \(o.run.layers) (seed \(o.run.seed))"
+      ? Runner.points(o.run, model: model, builder: drawing.presentation, queries: queries, times: times) : []
+    func points(_ k: Int) -> [Point] {
+      o.points.isEmpty ? Array(workload[(k * queries)..<(k * queries + queries)]) : o.points
     }
-    let caption =
-      "scene: \(sceneLabel); tree: \(o.trees.count > 1 ? "both" : o.trees[0].rawValue); answers: \(kind.rawValue); "
-      + "semantics: \(o.run.semantics.name)"
-
-    // Frame k alone (what the picture's extent needs, nothing inspected), and its whole picture;
-    // the frame objects are rebuilt in place, so each is drawn before the next.
-    func frame(_ k: Int) -> FramePicture {
-      presentation.build(at: times[k], animated: animated)
-      var picture = FramePicture(frame: presentation.frame, names: names)
-      picture.points = o.points.isEmpty ? Array(workload[(k * queries)..<(k * queries + queries)]) : o.points
-      picture.caption = [caption]
-      return picture
-    }
-    func picture(_ k: Int) -> FramePicture {
-      var picture = frame(k)
-      let inspection = kind.inspect(presentation, picture.points, animated: animated)
-      picture.answers = inspection.answers
-      picture.candidates = o.strategy == nil ? [] : inspection.candidates
-      if let modelBuilder {
-        modelBuilder.build(at: times[k], animated: false)
-        picture.modelFrame = modelBuilder.frame
-        picture.modelAnswers = kind.answers(modelBuilder, picture.points, animated: false)
-      }
-      if let s = o.strategy {
-        picture.strategy = s.rawValue
-        picture.index = inspection.index
-      }
-      return picture
-    }
+    func frame(_ k: Int) -> FramePicture { drawing.frame(at: times[k], points: points(k)) }
+    func picture(_ k: Int) -> FramePicture { drawing.picture(at: times[k], points: points(k)) }
 
     let text: String
     if times.count == 1 && output.hasSuffix(".svg") {
@@ -145,6 +114,7 @@ enum RenderCommand {
       text = output.hasSuffix(".html") ? sequence.html(title: "hitbench render: \(caption)") : sequence.svg()
     }
     do { try FileIO.writeAtomically(text, to: output) } catch { throw .file(error) }
-    Output.err("\(output): \(presentation.frame.count) rows, \(times.count) frames, \(queries) points a frame\n")
+    Output.err(
+      "\(output): \(drawing.presentation.frame.count) rows, \(times.count) frames, \(queries) points a frame\n")
   }
 }

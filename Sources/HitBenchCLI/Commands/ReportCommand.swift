@@ -4,12 +4,14 @@ import JSON
 import Reports
 
 /// `hitbench report RESULT.json [NEW.json] --output report.html`: one self-contained HTML page
-/// of a run's results (`ReportPage`); with two files, the second compared with the first.
+/// of a run's results (`ReportPage`); with two files, the second compared with the first;
+/// `--picture FILE.svg` (from `hitbench render`) shows a frame of the scene and an index beside.
 enum ReportCommand {
   static let summary = "Write one self-contained HTML page of a run's results (two: compared)."
 
   struct Options {
     var output = "report.html"
+    var pictures: [String] = []
   }
 
   static var parser: ArgumentParser<Options> {
@@ -19,6 +21,12 @@ enum ReportCommand {
     p.option(
       "--output", \.output, valueName: "FILE.html",
       help: "where the page goes (default report.html; written atomically, its directory must exist)",
+      expected: "a file path"
+    ) { $0.isEmpty ? nil : $0 }
+    p.repeatedOption(
+      "--picture", \.pictures, valueName: "FILE.svg",
+      help:
+        "an SVG picture to show after the first run's targets, as hitbench render draws a frame and an index (repeatable)",
       expected: "a file path"
     ) { $0.isEmpty ? nil : $0 }
     return p
@@ -39,8 +47,19 @@ enum ReportCommand {
         throw .data("\(FileIO.displayName(path)): invalid JSON at \(error)")
       }
     }
+    var pictures: [ReportPage.Picture] = []
+    for path in o.pictures {
+      let bytes: [UInt8]
+      do { bytes = try FileIO.readAll(path) } catch { throw .file(error) }
+      let name = FileIO.displayName(path)
+      guard let text = String(validating: bytes, as: UTF8.self), ReportPage.Picture.isSVG(text) else {
+        throw .data("\(name): not an SVG document (--picture takes a picture hitbench render wrote)")
+      }
+      // Its file's name, not where it was on the machine that made the page.
+      pictures.append(ReportPage.Picture(caption: String(name.split(separator: "/").last ?? ""), svg: text))
+    }
     let page: String
-    do { page = try ReportPage.html(runs) } catch { throw .data(error.description) }
+    do { page = try ReportPage.html(runs, pictures: pictures) } catch { throw .data(error.description) }
     do { try FileIO.writeAtomically(page, to: o.output) } catch { throw .file(error) }
   }
 }

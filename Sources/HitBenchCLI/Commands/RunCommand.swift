@@ -371,7 +371,11 @@ enum RunCommand {
     if let path = o.report {
       // The page is made from the results document, as `hitbench report` makes it from a file.
       let page: String
-      do { page = try ReportPage.html([(suite.map { "suite \($0.name)" } ?? "run", report.json())]) } catch {
+      let picture = try reportPicture(results, configs: configs, configIndex: configIndex)
+      do {
+        page = try ReportPage.html(
+          [(suite.map { "suite \($0.name)" } ?? "run", report.json())], pictures: picture.map { [$0] } ?? [])
+      } catch {
         throw .failed("--report: \(error.description)")
       }
       do { try FileIO.writeAtomically(page, to: path) } catch { throw .file(error) }
