@@ -36,7 +36,7 @@ extension ReportPage {
     var out = "<h2>Scene and index</h2>\n"
     for p in pictures {
       out +=
-        "<figure><img style=\"max-width:100%\" alt=\"\(_html(p.caption))\" "
+        "<figure><img style=\"width:760px;max-width:100%\" alt=\"\(_html(p.caption))\" "
         + "src=\"data:image/svg+xml;base64,\(_base64(Array(p.svg.utf8)))\">"
         + "<figcaption>\(_html(p.caption))</figcaption></figure>\n"
     }
