@@ -47,6 +47,42 @@ import Testing
     #expect(try hitbench(["run", "--window", "5000"]).status == 64)
   }
 
+  /// A windowed strategy that holds fewer whole windows than its run asked (at least one) is
+  /// marked not comparable, in JSON and in the table's note; one that holds them is not.
+  @Test func tooFewWindowsAreNotComparable() throws {
+    let out = tmp("windows-held.json")
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    func run(_ window: String, minWindows: String?) throws -> (table: String, results: [[String: Any]]) {
+      var args = [
+        "run", "--scene", "particles", "--layers", "300", "--queries", "5", "--frames", "12", "--warmup", "1",
+        "--strategy", "window-grid,grid", "--window", window,
+      ]
+      if let minWindows { args += ["--min-windows", minWindows] }
+      let table = try hitbench(args)
+      try #require(table.status == 0, "\(table.stderr)")
+      let json = try hitbench(args + ["--format", "json", "--output", out])
+      try #require(json.status == 0, "\(json.stderr)")
+      let doc = try #require(
+        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
+      return (table.stdout, try #require(doc["results"] as? [[String: Any]]))
+    }
+    // 12 frames (0.1 s) of a 1 s window: a tenth of one, and 3 asked for hold fewer still
+    // within the 120 frames a run may go on for.
+    for (minWindows, wanted) in [(nil, "1"), ("3", "3")] as [(String?, String)] {
+      let short = try run("1000", minWindows: minWindows)
+      for r in short.results {
+        let windowed = r["family"] as? String == "time-aware"
+        #expect(r["comparable"] as? Bool == !windowed, "\(r["strategy"] ?? "?")")
+      }
+      let row = try #require(short.table.split(separator: "\n").first { $0.hasPrefix("window-grid ") })
+      #expect(row.contains("of \(wanted) windows: not comparable"), "\(row)")
+    }
+    // A 25 ms window over 12 frames: four whole windows.
+    let held = try run("25", minWindows: "3")
+    #expect(held.results.allSatisfy { $0["comparable"] as? Bool == true })
+    #expect(!held.table.contains("not comparable"))
+  }
+
   /// CPU per frame split by thread: the frame's own, the build's workers and the rest add up
   /// to the whole; a time-aware strategy's window builds (pinned short, so there are many)
   /// count as background work, never as build workers.

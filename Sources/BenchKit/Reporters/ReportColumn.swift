@@ -213,9 +213,15 @@ public struct ReportColumn: Sendable, Hashable {
     guard let b = report.baseline(m), m.frameNs.mean > 0 else { return "-" }
     return formatRatio(b.frameNs.mean / m.frameNs.mean) + "x"
   }
-  static let note = ReportColumn("note", "", "noisy (p99 or MAD spread), DISAGREES(n) with --verify", text: true) {
-    m, _ in
-    [m.noisy ? "noisy" : "", m.disagreements > 0 ? "DISAGREES(\(m.disagreements))" : ""].filter { !$0.isEmpty }
-      .joined(separator: " ")
+  static let note = ReportColumn(
+    "note", "",
+    "noisy (p99 or MAD spread), DISAGREES(n) with --verify, 'N of M windows: not comparable' (a windowed strategy held fewer whole windows than asked)",
+    text: true
+  ) { m, _ in
+    [
+      m.noisy ? "noisy" : "", m.disagreements > 0 ? "DISAGREES(\(m.disagreements))" : "",
+      m.holdsTooFewWindows
+        ? "\(_fixed(m.windowsHeld, 1)) of \(_fixed(Swift.max(m.windowsWanted, 1), 0)) windows: not comparable" : "",
+    ].filter { !$0.isEmpty }.joined(separator: " ")
   }
 }

@@ -73,6 +73,13 @@ public struct Measurement: Sendable {
   /// and how many such windows the measured frames span.
   public var windowMs: Double
   public var windowsHeld: Double
+  /// The whole windows the run asked a windowed strategy to hold (`RunConfiguration.windowsAtLeast`;
+  /// 0: none asked, and one is the least a result needs).
+  public var windowsWanted = 0.0
+  /// A windowed strategy whose measured frames hold fewer whole windows than asked (at least
+  /// one): its mean and p99 carry its re-indexes in another proportion than a longer run's, so
+  /// its result is not comparable with the others'.
+  public var holdsTooFewWindows: Bool { windowMs > 0 && windowsHeld < Swift.max(windowsWanted, 1) * (1 - 1e-9) }
   /// The window was fixed by the configuration (`--window`), not chosen by cost.
   public var windowPinned = false
   public var allocationsPerFrame: Double

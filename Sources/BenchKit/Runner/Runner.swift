@@ -500,6 +500,7 @@ final class _Recorder: FrameLoopHooks {
     m.blocks = blocks()
     m.interleaved = c.interleave
     m.repeats = c.repeats
+    m.windowsWanted = c.windowsAtLeast
     m.computeIntervals()
     m.tree = c.modelTree ? HitTestTree.model.rawValue : HitTestTree.presentation.rawValue
     m.pacing = c.pacing.rawValue

@@ -65,10 +65,16 @@ public enum TargetBuilder {
 public struct Run {
   public var configuration: RunConfiguration
 
+  /// The whole windows every suite's time-aware strategies hold unless a run says otherwise:
+  /// they run past `frames` (up to `RunConfiguration.longestRunFactor` times) until their
+  /// re-indexes are in the mean and the p99 as in a long run; a result that still holds fewer
+  /// is marked not comparable (`Measurement.holdsTooFewWindows`).
+  public static let windowsToHold = 3.0
+
   public init(
     _ kind: SceneKind, layers: Int, animated: Double = 1, queries: [Int], workload: Workload = .uniform,
     strategies: [StrategyKind] = StrategyKind.allCases, frames: Int = 60, warmup: Int = 10, threads: Int? = nil,
-    window: Double? = nil, windowsAtLeast: Double = 0
+    window: Double? = nil, windowsAtLeast: Double = Run.windowsToHold
   ) {
     configuration = RunConfiguration(
       scene: .generated(kind), layers: layers, animatedFraction: animated, strategies: strategies, queries: queries,
@@ -81,11 +87,12 @@ public struct Run {
   /// A scene file.
   public init(
     file: String, queries: [Int], workload: Workload = .uniform, strategies: [StrategyKind] = StrategyKind.allCases,
-    frames: Int = 60, warmup: Int = 10
+    frames: Int = 60, warmup: Int = 10, windowsAtLeast: Double = Run.windowsToHold
   ) {
     configuration = RunConfiguration(
       scene: .file(file), layers: 0, strategies: strategies, queries: queries, workload: workload, frames: frames,
       warmup: warmup)
+    configuration.windowsAtLeast = windowsAtLeast
   }
 }
 
