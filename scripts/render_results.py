@@ -80,8 +80,12 @@ def main():
     except OSError:
         head = ""
     note = "" if not head or head == measured else f" (RESULTS.md rendered at {head[:12]}; the data is from the commit measured)"
+    hypervisor = machine.get("hypervisor", "")
     v["machine"] = table(["", ""], [
-        ["CPU", machine.get("cpu", meta.get("cpuModel", "?"))], ["cores", machine.get("cores", meta.get("cores", "?"))],
+        ["CPU", machine.get("cpu", meta.get("cpuModel", "?"))], ["clock", machine.get("clock", "not recorded")],
+        ["cores", machine.get("cores", meta.get("cores", "?"))],
+        ["kind", f"a virtual machine ({hypervisor}) whose host other tenants share: times move between runs "
+                 "(see how stable the numbers are, below)" if hypervisor else "not recorded"],
         ["memory", machine.get("memory", "?")], ["kernel", machine.get("kernel", "?")],
         ["toolchain", machine.get("swift", meta.get("toolchain", "?"))], ["build", meta.get("buildFlags", "?")],
         ["commit measured", measured + note], ["date", meta.get("date", "?")], ["peers", peers],
@@ -436,6 +440,23 @@ def main():
     v["pic_grid_cells"] = len(cells)
     v["pic_grid_entries"] = sum(cells)
     v["pic_grid_rows"] = svg.count('class="hittable"')
+
+    # Instructions per frame (Callgrind, scripts/results.sh): beside the times of the same run.
+    rows = []
+    for scene in ["app", "particles"]:
+        doc = load(d, f"instructions-{scene}")
+        for r in (doc or {}).get("results", []):
+            i = r.get("instructions")
+            if not i:
+                continue
+            def count(x):
+                return f"{x:,.0f}"
+            rows.append([f"{scene} {r['layers']:,}", r["strategy"], r["queriesPerFrame"], fmt(r["frameNs"]["mean"] / 1000),
+                         count(i["framePerFrame"]), count(i["buildPerFrame"]), count(i["backgroundPerFrame"]),
+                         count(i["perQuery"]), count(i["perCandidate"]) if i["perCandidate"] > 0 else "-"])
+    v["instructions_table"] = (table(["scene", "strategy", "Q", "mean us (timed run)", "instructions/frame",
+                                      "of which build", "background/frame", "per query", "per candidate"], rows)
+                               if rows else "(not counted: needs Valgrind, `apt install valgrind`)")
 
     # The headline suite's page (scripts/results.sh writes it with the run).
     report = os.path.join(d, "report.html")

@@ -51,8 +51,28 @@ if [ "$mode" != "--render" ]; then
     "$bin" run --suite "$suite" --verify --format json --output "$out/$suite.json" ${report[@]+"${report[@]}"}
     echo "$suite,$(( $(date +%s) - start ))" >> "$out/suite-seconds.csv.tmp"
   done
+  if [ "$mode" != "--asan" ]; then
+    # The headline suite again, minutes later: how far the same commit's numbers move on this
+    # host (RESULTS.md's stability section compares the two).
+    echo "results: suite default, again" >&2
+    "$bin" run --suite default --format json --output "$out/default-again.json"
+  fi
   { echo "suite,seconds"; cat "$out/suite-seconds.csv.tmp"; } > "$out/suite-seconds.csv"
   rm -f "$out/suite-seconds.csv.tmp"
+  if [ "$mode" != "--asan" ]; then
+    # Instructions per frame by phase (Callgrind): the code's own work, which the host's noise
+    # does not move; the project's strategies only (the release binary), 20 frames each.
+    rm -f "$out"/instructions-*.json
+    if command -v valgrind >/dev/null; then
+      for scene in app particles; do
+        echo "results: instructions, $scene" >&2
+        .build/release/hitbench run --scene "$scene" --layers 10000 --queries 1,100,1000 --frames 20 --warmup 3 \
+          --instructions --format json --output "$out/instructions-$scene.json"
+      done
+    else
+      echo "results: instructions not counted: valgrind is not installed (apt install valgrind)" >&2
+    fi
+  fi
   echo "results: mismatch" >&2
   "$bin" mismatch --format csv > "$out/mismatch.csv"
   if [ "$mode" != "--asan" ]; then
@@ -76,6 +96,10 @@ if [ "$mode" != "--render" ]; then
     echo "swift=$(swift --version 2>&1 | head -1)"
     echo "kernel=$(uname -sr)"
     echo "cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+    echo "clock=$(grep -m1 'cpu MHz' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //') MHz"
+    # A hypervisor's name (KVM...) when the CPU flags say there is one: a virtual machine,
+    # whose host other tenants may share.
+    echo "hypervisor=$(lscpu 2>/dev/null | sed -n 's/^Hypervisor vendor: *//p' | head -1)"
     echo "cores=$(nproc)"
     echo "memory=$(free -h | awk '/Mem:/ {print $2}')"
     echo "commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)"
