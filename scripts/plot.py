@@ -13,15 +13,47 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-OWN = ["tree-walk", "flat-scan", "flat-tree", "bvh-sah", "bvh-lbvh", "bvh-refit", "grid",
-       "lazy-walk", "window-grid", "stagger-grid", "linear-bvh"]
-PEERS = ["box2d-tree", "bullet-dbvt", "geos-strtree", "sidx-rstar", "embree-bvh", "embree-refit", "embree-motion"]
-STRATEGIES = OWN + PEERS
-COLORS = dict(zip(STRATEGIES, ["#444444", "#1f77b4", "#17becf", "#d62728", "#ff7f0e", "#9467bd", "#2ca02c",
-                               "#8c564b", "#e377c2", "#bcbd22", "#7f7f7f",
-                               "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#a55194", "#ce6dbd"]))
-MARKERS = dict(zip(STRATEGIES, ["o", "s", "^", "D", "v", "P", "*", "X", "h", "<", ">",
-                                "1", "2", "3", "4", "x", "+", "d"]))
+# Colour-blind-safe colours (Paul Tol's "muted" and "vibrant" schemes) by family, a marker per
+# strategy and a line style per family, so a line reads by any one of the three. Assigned in
+# the registry's order as the results record it (`STYLE`, made by `styles`), so a strategy
+# keeps its look in every plot and a new one gets the next in its family.
+FAMILY_COLORS = {
+    "rebuild": ["#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77", "#0077BB", "#009988"],
+    "lazy": ["#EE7733"],
+    "time-aware": ["#CC3311", "#AA4499", "#882255", "#EE3377"],
+    "peer": ["#000000", "#555555", "#777777", "#999999", "#BBBBBB", "#444444", "#666666", "#888888"],
+}
+FAMILY_LINES = {"rebuild": "-", "lazy": ":", "time-aware": "-.", "peer": "--"}
+MARKER_CYCLE = ["o", "s", "^", "D", "v", "P", "*", "X", "h", "<", ">", "p", "d", "H", "8", "1", "2", "3"]
+STYLE = {}
+
+
+def styles(results):
+    """Every strategy's (colour, marker, line style), in the order the results first name it."""
+    out, used = {}, {}
+    for r in results:
+        s, family = r["strategy"], r.get("family", "rebuild")
+        if s in out:
+            continue
+        k = used.get(family, 0)
+        used[family] = k + 1
+        palette = FAMILY_COLORS.get(family, FAMILY_COLORS["peer"])
+        out[s] = (palette[k % len(palette)], MARKER_CYCLE[len(out) % len(MARKER_CYCLE)], FAMILY_LINES.get(family, "-"))
+    return out
+
+
+def legend_outside(ax, **kw):
+    """The legend to the right of the axes, never over the data."""
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=7, borderaxespad=0, **kw)
+
+
+def save(fig, path):
+    fig.tight_layout()
+    fig.savefig(path, dpi=110, bbox_inches="tight")
+    plt.close(fig)
+
+
 SUITES = ["default", "scaling", "crossover", "build", "threads", "time-aware", "windows", "animated-fraction", "workloads", "scenes"]
 
 
@@ -56,11 +88,10 @@ def scene_name(r):
 
 
 def line_plot(ax, results, x, y, title, xlabel, ylabel):
-    for s in STRATEGIES:
-        pts = sorted((x(r), y(r)) for r in results if r["strategy"] == s)
+    for s, (color, marker, line) in STYLE.items():
+        pts = sorted((x(r), y(r)) for r in results if r["strategy"] == s and r.get("comparable", True))
         if pts:
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=MARKERS[s], color=COLORS[s], label=s,
-                    linestyle="--" if s in PEERS else "-")
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=marker, color=color, label=s, linestyle=line)
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_title(title)
@@ -70,24 +101,27 @@ def line_plot(ax, results, x, y, title, xlabel, ylabel):
 
 
 def best_by(results, key):
-    """For each key value, the strategy with the smallest frame median."""
+    """For each key value, the comparable strategy with the smallest mean frame."""
     best = {}
     for r in results:
+        if not r.get("comparable", True):
+            continue
         k = key(r)
-        if k not in best or r["frameNs"]["median"] < best[k]["frameNs"]["median"]:
+        if k not in best or r["frameNs"]["mean"] < best[k]["frameNs"]["mean"]:
             best[k] = r
     return best
 
 
 def grouped_bars(ax, results, group, value, groups, title, ylabel, log=True):
-    present = [s for s in STRATEGIES if any(r["strategy"] == s for r in results)]
+    present = [s for s in STYLE if any(r["strategy"] == s for r in results)]
     width = 0.8 / max(len(present), 1)
     for i, s in enumerate(present):
         ys = []
         for g in groups:
             m = [value(r) for r in results if r["strategy"] == s and group(r) == g]
             ys.append(m[0] if m else 0)
-        ax.bar([j + i * width for j in range(len(groups))], ys, width, color=COLORS[s], label=s)
+        ax.bar([j + i * width for j in range(len(groups))], ys, width, color=STYLE[s][0], label=s,
+               hatch="//" if STYLE[s][2] == "--" else None, edgecolor="white", linewidth=0.3)
     ax.set_xticks([j + 0.4 - width / 2 for j in range(len(groups))])
     ax.set_xticklabels(groups, rotation=30, ha="right")
     if log:
@@ -104,7 +138,8 @@ def main():
     suites = {s: load(d, s) for s in SUITES}
     for s, rs in suites.items():
         write_csv(d, s, rs)
-    us = lambda r: r["frameNs"]["median"] / 1000  # noqa: E731
+    STYLE.update(styles([r for s in SUITES for r in suites[s]]))
+    us = lambda r: r["frameNs"]["mean"] / 1000  # noqa: E731
 
     # 1. Frame time against layers, log-log.
     rs = suites["scaling"]
@@ -112,26 +147,22 @@ def main():
         fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
         for ax, kind in zip(axes, ["app", "particles"]):
             line_plot(ax, [r for r in rs if r["scene"] == kind], lambda r: r["layers"], us,
-                      f"{kind}: frame (build + update + 100 queries)", "layers", "us per frame (median)")
-        axes[0].legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(os.path.join(plots, "scaling.png"), dpi=110)
-        plt.close(fig)
+                      f"{kind}: frame (build + update + 100 queries)", "layers", "us per frame (mean)")
+        legend_outside(axes[1])
+        save(fig, os.path.join(plots, "scaling.png"))
         # Presentation cost per layer.
         fig, ax = plt.subplots(figsize=(6, 4))
         for kind in ["app", "particles"]:
-            pts = sorted({r["layers"]: r["presentationNs"]["median"] / r["layers"]
+            pts = sorted({r["layers"]: r["presentationNs"]["mean"] / r["layers"]
                           for r in rs if r["scene"] == kind and r["strategy"] == "grid"}.items())
             ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=kind)
         ax.set_xscale("log")
         ax.set_title("presentation frame build (grid's columns), ns per layer")
         ax.set_xlabel("layers")
-        ax.set_ylabel("ns per layer")
+        ax.set_ylabel("ns per layer (mean)")
         ax.grid(True, which="both", alpha=0.3)
-        ax.legend()
-        fig.tight_layout()
-        fig.savefig(os.path.join(plots, "presentation.png"), dpi=110)
-        plt.close(fig)
+        legend_outside(ax)
+        save(fig, os.path.join(plots, "presentation.png"))
 
     # 2. Frame time against queries per frame, crossovers marked.
     rs = suites["crossover"]
@@ -140,55 +171,61 @@ def main():
         for ax, kind in zip(axes, ["app", "particles"]):
             sub = [r for r in rs if r["scene"] == kind and r["layers"] == 10000]
             line_plot(ax, sub, lambda r: r["queriesPerFrame"], us, f"{kind}, 10,000 layers: frame against Q",
-                      "queries per frame", "us per frame (median)")
+                      "queries per frame", "us per frame (mean)")
             best = best_by(sub, lambda r: r["queriesPerFrame"])
             prev = None
             for q in sorted(best):
                 s = best[q]["strategy"]
                 if prev is not None and s != prev:
-                    ax.axvline(q, color=COLORS[s], linestyle="--", alpha=0.6)
-                    ax.annotate(f"-> {s}", (q, us(best[q])), fontsize=8, color=COLORS[s])
+                    ax.axvline(q, color=STYLE[s][0], linestyle="--", alpha=0.6)
+                    ax.annotate(f"-> {s}", (q, us(best[q])), fontsize=8, color=STYLE[s][0])
                 prev = s
-        axes[0].legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(os.path.join(plots, "crossover.png"), dpi=110)
-        plt.close(fig)
+        legend_outside(axes[1])
+        save(fig, os.path.join(plots, "crossover.png"))
 
-    # 3. Update and query split (default suite, Q = 1000).
+    # 3. Where the frame goes (default suite, Q = 1000), by mean, on a linear axis (a stacked
+    # bar on a log axis misstates its parts).
     rs = [r for r in suites["default"] if r["queriesPerFrame"] == 1000]
     if rs:
-        fig, ax = plt.subplots(figsize=(8, 4))
-        names = [s for s in STRATEGIES if any(r["strategy"] == s for r in rs)]
+        fig, ax = plt.subplots(figsize=(8, 0.35 * len(rs) + 1.5))
+        names = [s for s in STYLE if any(r["strategy"] == s for r in rs)][::-1]
         pick = lambda s: next(r for r in rs if r["strategy"] == s)  # noqa: E731
-        build = [pick(s)["presentationNs"]["median"] / 1000 for s in names]
-        upd = [pick(s)["updateNs"]["median"] / 1000 for s in names]
-        qs = [pick(s)["queriesNs"]["median"] / 1000 for s in names]
-        ax.bar(names, build, label="presentation build", color="#7f7f7f")
-        ax.bar(names, upd, bottom=build, label="update", color="#ff7f0e")
-        ax.bar(names, qs, bottom=[a + b for a, b in zip(build, upd)], label="queries (1000)", color="#1f77b4")
-        ax.tick_params(axis="x", rotation=30)
-        ax.set_yscale("log")
-        ax.set_ylabel("us per frame (median)")
-        ax.set_title("app, 10,000 animated layers, 1000 queries: where the frame goes")
-        ax.legend()
-        fig.tight_layout()
-        fig.savefig(os.path.join(plots, "split.png"), dpi=110)
-        plt.close(fig)
+        build = [pick(s)["presentationNs"]["mean"] / 1000 for s in names]
+        upd = [pick(s)["updateNs"]["mean"] / 1000 for s in names]
+        qs = [pick(s)["queriesNs"]["mean"] / 1000 for s in names]
+        ax.barh(names, build, label="presentation build", color="#BBBBBB")
+        ax.barh(names, upd, left=build, label="update", color="#EE7733")
+        ax.barh(names, qs, left=[a + b for a, b in zip(build, upd)], label="1000 queries", color="#0077BB")
+        ax.set_xlabel("us per frame (mean)")
+        ax.set_title("app, 10,000 animated layers, Q = 1000: where the frame goes")
+        ax.grid(True, axis="x", alpha=0.3)
+        legend_outside(ax)
+        save(fig, os.path.join(plots, "split.png"))
 
-    # 4. Floor ratios.
-    rs = [r for r in suites["scaling"] if r["layers"] in (10000, 100000) and r["strategy"] != "tree-walk"]
-    if rs:
-        fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
-        groups = [f"{k} {n // 1000}k" for k in ("app", "particles") for n in (10000, 100000)]
-        g = lambda r: f"{r['scene']} {r['layers'] // 1000}k"  # noqa: E731
-        grouped_bars(axes[0], rs, g, lambda r: r["queryFloorRatio"], groups, "query cost / query floor", "ratio")
-        grouped_bars(axes[1], rs, g, lambda r: r["updateFloorRatio"], groups, "update cost / update floor", "ratio")
-        for ax, target in zip(axes, (8, 6)):
-            ax.axhline(target, color="red", linestyle=":", label=f"target {target}")
-        axes[0].legend(fontsize=7)
-        fig.tight_layout()
-        fig.savefig(os.path.join(plots, "floors.png"), dpi=110)
-        plt.close(fig)
+    # 4. The frames' distribution (ECDF) of the leading strategies in the headline
+    # configurations: the fastest four by mean and tree-walk, every measured frame.
+    rs = [r for r in suites["default"] if r.get("series")]
+    qs = sorted({r["queriesPerFrame"] for r in rs})
+    if qs:
+        fig, axes = plt.subplots(len(qs), 1, figsize=(7, 3.2 * len(qs)), squeeze=False)
+        for ax, q in zip(axes[:, 0], qs):
+            sub = sorted([r for r in rs if r["queriesPerFrame"] == q and r.get("comparable", True)],
+                         key=lambda r: r["frameNs"]["mean"])
+            lead = sub[:4] + [r for r in sub[4:] if r["strategy"] == "tree-walk"]
+            for r in lead:
+                xs = sorted(x / 1000 for x in r["series"]["frameNs"])
+                if r["series"].get("stride", 1) != 1 or not xs:
+                    continue
+                color, marker, line = STYLE[r["strategy"]]
+                ax.step(xs, [(i + 1) / len(xs) for i in range(len(xs))], where="post", color=color, linestyle=line,
+                        label=f"{r['strategy']} (mean {r['frameNs']['mean'] / 1000:.0f})")
+            ax.set_xscale("log")
+            ax.set_xlabel("frame time, us (end to end)")
+            ax.set_ylabel("share of frames at most x")
+            ax.set_title(f"app 10k, Q = {q}: every frame")
+            ax.grid(True, which="both", alpha=0.3)
+            legend_outside(ax)
+        save(fig, os.path.join(plots, "ecdf.png"))
 
     # 5. Workloads and 6. scenes.
     rs = suites["workloads"]
@@ -197,10 +234,8 @@ def main():
         wl = ["uniform", "touch", "hover", "hotspot", "miss"]
         grouped_bars(ax, rs, lambda r: r["workload"], lambda r: r["nsPerQuery"], wl,
                      "app, 10,000 layers, 1000 queries per frame: ns per query by workload", "ns per query")
-        ax.legend(fontsize=7, ncol=2)
-        fig.tight_layout()
-        fig.savefig(os.path.join(plots, "workloads.png"), dpi=110)
-        plt.close(fig)
+        legend_outside(ax)
+        save(fig, os.path.join(plots, "workloads.png"))
     rs = suites["scenes"]
     if rs:
         fig, ax = plt.subplots(figsize=(13, 5))
@@ -209,29 +244,26 @@ def main():
             if scene_name(r) not in order:
                 order.append(scene_name(r))
         grouped_bars(ax, rs, scene_name, us, order, "frame (build + update + 100 queries) by scene",
-                     "us per frame (median)")
-        ax.legend(fontsize=7, ncol=2)
-        fig.tight_layout()
-        fig.savefig(os.path.join(plots, "scenes.png"), dpi=110)
-        plt.close(fig)
+                     "us per frame (mean)")
+        legend_outside(ax)
+        save(fig, os.path.join(plots, "scenes.png"))
     rs = suites["animated-fraction"]
     if rs:
         fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
         for ax, scene in zip(axes, ["app", "idle"]):
-            for s in STRATEGIES:
+            for s, (color, marker, line) in STYLE.items():
                 pts = sorted((r["animatedFraction"], r["frameNs"]["mean"] / 1000) for r in rs
                              if r["strategy"] == s and r["scene"] == scene)
                 if pts:
-                    ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=MARKERS[s], color=COLORS[s], label=s)
+                    ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=marker, color=color, linestyle=line,
+                            label=s)
             ax.set_yscale("log")
             ax.set_xlabel("fraction of layers animated")
             ax.set_ylabel("us per frame (mean)")
             ax.set_title(f"{scene}, 10,000 layers, Q = 100")
             ax.grid(True, which="both", alpha=0.3)
-            ax.legend(fontsize=7)
-        fig.tight_layout()
-        fig.savefig(os.path.join(plots, "animated-fraction.png"), dpi=110)
-        plt.close(fig)
+        legend_outside(axes[1])
+        save(fig, os.path.join(plots, "animated-fraction.png"))
 
     # 7. The build: ns per layer against size, one thread and two.
     rs = [r for r in suites["build"] if r["strategy"] == "grid"]
@@ -239,20 +271,18 @@ def main():
         fig, ax = plt.subplots(figsize=(7, 4.5))
         for kind, color in zip(["particles", "app", "ui"], ["#1f77b4", "#d62728", "#2ca02c"]):
             for threads, style in [(1, "-"), (2, "--")]:
-                pts = sorted((r["layers"], r["presentationNs"]["median"] / r["layers"])
+                pts = sorted((r["layers"], r["presentationNs"]["mean"] / r["layers"])
                              for r in rs if r["scene"] == kind and r["threads"] == threads)
                 if pts:
                     ax.plot([p[0] for p in pts], [p[1] for p in pts], style, marker="o", color=color,
                             label=f"{kind}, {threads} thread{'s' if threads > 1 else ''}")
         ax.set_xscale("log")
         ax.set_xlabel("layers")
-        ax.set_ylabel("ns per layer (median)")
+        ax.set_ylabel("ns per layer (mean)")
         ax.set_title("presentation build (every column), per layer")
         ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=7)
-        fig.tight_layout()
-        fig.savefig(os.path.join(plots, "build.png"), dpi=110)
-        plt.close(fig)
+        legend_outside(ax)
+        save(fig, os.path.join(plots, "build.png"))
 
     # 8. Time-aware and peers: end-to-end frame against Q at 10,000 layers.
     for suite, kinds, name in [("time-aware", ["particles", "app", "ui"], "time-aware.png"),
@@ -268,11 +298,9 @@ def main():
         fig, axes = plt.subplots(1, len(kinds), figsize=(6 * len(kinds), 4.5))
         for ax, kind in zip(axes, kinds):
             line_plot(ax, [r for r in rs if r["scene"] == kind], lambda r: r["queriesPerFrame"], us,
-                      f"{kind}, 10,000 layers: end-to-end frame against Q", "queries per frame", "us per frame (median)")
-        axes[0].legend(fontsize=7)
-        fig.tight_layout()
-        fig.savefig(os.path.join(plots, name), dpi=110)
-        plt.close(fig)
+                      f"{kind}, 10,000 layers: end-to-end frame against Q", "queries per frame", "us per frame (mean)")
+        legend_outside(axes[-1])
+        save(fig, os.path.join(plots, name))
 
     # 9. Window length: candidates and mean frame against the pinned window.
     rs = [r for r in suites["windows"] if r.get("windowPinned")]
@@ -283,25 +311,24 @@ def main():
                 pts = sorted((r["windowMs"], r["frameNs"]["mean"] / 1000, r["candidatesPerQuery"])
                              for r in rs if r["scene"] == kind and r["strategy"] == s)
                 if pts:
-                    ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=MARKERS[s], color=COLORS[s],
-                            label=f"{s}: mean frame us")
-                    ax.plot([p[0] for p in pts], [p[2] * 100 for p in pts], linestyle=":", color=COLORS[s],
-                            label=f"{s}: candidates/query x 100")
+                    ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=STYLE[s][1], color=STYLE[s][0],
+                            label=f"{s}: mean frame, us")
+                    ax.plot([p[0] for p in pts], [p[2] * 100 for p in pts], linestyle=":", color=STYLE[s][0],
+                            label=f"{s}: candidates per query x 100")
             ax.set_xscale("log")
             ax.set_yscale("log")
             ax.set_title(f"{kind}, 10,000 layers, Q = 1000: window length")
-            ax.set_xlabel("window ms (pinned)")
+            ax.set_xlabel("window, ms (pinned)")
+            ax.set_ylabel("us per frame (mean); candidates per query x 100")
             ax.grid(True, which="both", alpha=0.3)
-        axes[0].legend(fontsize=7)
-        fig.tight_layout()
-        fig.savefig(os.path.join(plots, "windows.png"), dpi=110)
-        plt.close(fig)
+        legend_outside(axes[1])
+        save(fig, os.path.join(plots, "windows.png"))
 
     # Memory per layer by part, 1k to 1M particles (scripts/memory.sh: a process per run).
     mp = os.path.join(d, "memory.csv")
     if os.path.exists(mp):
         rows = list(csv.DictReader(open(mp)))
-        fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
+        fig, axes = plt.subplots(2, 1, figsize=(8, 9))
         parts = [("modelBytes", "model"), ("compiledSceneBytes", "compiled scene"), ("frameBytes", "frame + builder")]
         first = [r for r in rows if r["strategy"] == rows[0]["strategy"]]
         xs = [float(r["layers"]) for r in first]
@@ -321,10 +348,11 @@ def main():
             rs = [r for r in rows if r["strategy"] == s]
             axes[1].plot([float(r["layers"]) for r in rs],
                          [float(r["strategyBytes"]) / float(r["layers"]) for r in rs],
-                         marker=MARKERS.get(s, "o"), color=COLORS.get(s), label=f"{s}: state")
+                         marker=STYLE.get(s, ("C0", "o", "-"))[1], color=STYLE.get(s, ("C0", "o", "-"))[0],
+                         label=f"{s}: state")
             axes[1].plot([float(r["layers"]) for r in rs],
                          [float(r["maxRSSKiB"]) * 1024 / float(r["layers"]) for r in rs],
-                         linestyle=":", color=COLORS.get(s), label=f"{s}: peak RSS")
+                         linestyle=":", color=STYLE.get(s, ("C0", "o", "-"))[0], label=f"{s}: peak RSS")
         axes[1].set_title("each strategy's state (solid) and the process peak (dotted)")
         for ax in axes:
             ax.set_xscale("log")
@@ -332,10 +360,8 @@ def main():
             ax.set_xlabel("layers (particles)")
             ax.set_ylabel("bytes per layer")
             ax.grid(True, which="both", alpha=0.3)
-            ax.legend(fontsize=7)
-        fig.tight_layout()
-        fig.savefig(os.path.join(plots, "memory.png"), dpi=110)
-        plt.close(fig)
+            legend_outside(ax)
+        save(fig, os.path.join(plots, "memory.png"))
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 """Renders RESULTS.md from data/results and the template: every number comes from the data.
 
 Usage: render_results.py DIR TEMPLATE > RESULTS.md
+       render_results.py DIR TEMPLATE --readme README.md   (rewrites README.md's generated block)
 A placeholder of the template that this script does not fill is an error (exit 1): a typo or
 a section whose data was never generated must not reach RESULTS.md silently.
 """
@@ -11,6 +12,11 @@ import os
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from results_common import (END_TO_END, SHARED, best, comparable, cpu_us, faster, find, fmt, interval, mark,  # noqa: E402
+                            mean_us, p99_us, ranked, sel, table)
+import results_decision  # noqa: E402
 
 SUITES = ["default", "scaling", "crossover", "build", "threads", "time-aware", "windows", "animated-fraction", "workloads", "scenes"]
 
@@ -23,42 +29,13 @@ def load(d, suite):
         return json.load(f)
 
 
-def fmt(v, digits=1):
-    if v is None:
-        return "-"
-    if abs(v) >= 100:
-        return f"{v:,.0f}"
-    return f"{v:.{digits}f}"
-
-
 def us(r):
-    return r["frameNs"]["median"] / 1000
-
-
-def table(header, rows):
-    out = "| " + " | ".join(header) + " |\n|" + "---|" * len(header) + "\n"
-    for r in rows:
-        out += "| " + " | ".join(str(c) for c in r) + " |\n"
-    return out
-
-
-def find(results, **kw):
-    for r in results:
-        if all(r.get(k) == v for k, v in kw.items()):
-            return r
-    return None
-
-
-def best(results):
-    return min(results, key=lambda r: r["frameNs"]["median"]) if results else None
-
-
-def sel(results, **kw):
-    return [r for r in results if all(r.get(k) == v for k, v in kw.items())]
+    return mean_us(r)
 
 
 def main():
     d, template = sys.argv[1], sys.argv[2]
+    readme = sys.argv[4] if len(sys.argv) > 4 and sys.argv[3] == "--readme" else None
     docs = {s: load(d, s) for s in SUITES}
     res = {s: (doc["results"] if doc else []) for s, doc in docs.items()}
     meta = (docs["default"] or {}).get("meta", {})
@@ -94,18 +71,91 @@ def main():
          for s, doc in docs.items() if doc and doc["meta"].get("gitCommit", measured) != measured])
     allres = [r for rs in res.values() for r in rs]
 
-    # Headline: the default suite, end to end.
+    # Headline: the default suite, both accountings, by mean with p99 and CPU.
     rows = []
     for r in res["default"]:
         base = find(res["default"], strategy="tree-walk", queriesPerFrame=r["queriesPerFrame"])
-        rows.append([r["strategy"], r["family"], r["queriesPerFrame"], fmt(us(r)), fmt(r["frameNs"]["mean"] / 1000),
-                     fmt(r["frameNs"]["p90"] / 1000),
-                     fmt(r["presentationNs"]["median"] / 1000), fmt(r["updateNs"]["median"] / 1000),
-                     fmt(r["queriesNs"]["median"] / 1000),
-                     fmt(base["frameNs"]["median"] / r["frameNs"]["median"], 2) + "x" if base else "-",
-                     fmt(r["allocationsPerFrame"], 2), "noisy" if r["noisy"] else ""])
-    v["default_table"] = table(["strategy", "family", "Q", "frame us", "mean us", "p90 us", "build us", "update us", "queries us",
-                                "vs tree-walk", "allocs/frame", ""], rows)
+        i = interval(r)
+        rows.append([r["strategy"], r["family"], r["queriesPerFrame"], fmt(mean_us(r)),
+                     f"{fmt(i[0] / 1000)}-{fmt(i[1] / 1000)}" if i else "-", fmt(p99_us(r)),
+                     fmt(r["presentationNs"]["mean"] / 1000), fmt(mean_us(r, SHARED)), fmt(p99_us(r, SHARED)),
+                     fmt(cpu_us(r)), ("(the reference)" if r is base else faster(mean_us(r), mean_us(base))) if base else "-",
+                     fmt(r["allocationsPerFrame"], 2), mark(r)])
+    v["default_table"] = table(["strategy", "family", "Q", "mean us", "mean 95%", "p99 us", "build us",
+                                "update + queries us", "its p99 us", "CPU us", "against tree-walk (mean)",
+                                "allocs/frame", ""], rows)
+
+    # Which strategy: the decision, both accountings, from the crossover suite.
+    budget = res["crossover"][0]["budgetNs"] if res["crossover"] else 1e9 / 120
+    v["decision_end"] = results_decision.decision_table(res["crossover"], END_TO_END)
+    v["decision_shared"] = results_decision.decision_table(res["crossover"], SHARED)
+    v["decision_words"] = results_decision.decision_words(res["crossover"], budget, res["scenes"])
+
+    # How stable the numbers are: the default suite measured twice, minutes apart, and
+    # scripts/compare-power.sh's trials.
+    again = load(d, "default-again")
+    if again and res["default"]:
+        changes, apart = [], 0
+        for r in res["default"]:
+            o = find(again["results"], strategy=r["strategy"], queriesPerFrame=r["queriesPerFrame"])
+            if not o:
+                continue
+            changes.append(((mean_us(o) / mean_us(r) - 1) * 100, f"{r['strategy']} at Q = {r['queriesPerFrame']}"))
+            a, b = interval(r), interval(o)
+            if a and b and (a[1] < b[0] or b[1] < a[0]):
+                apart += 1
+        changes.sort(key=lambda c: abs(c[0]))
+        flips = sum(1 for t1 in docs["default"].get("targets", []) for t2 in again.get("targets", [])
+                    if t1["name"] == t2["name"] and {t1["status"], t2["status"]} == {"met", "missed"})
+        cp = os.path.join(d, "default-compare.txt")
+        verdict = open(cp).read().strip().splitlines()[-1] if os.path.exists(cp) else "(compare not run)"
+        v["stability"] = (
+            f"The `default` suite measured again minutes later (`data/results/default-again.json`), "
+            f"{len(changes)} results: the mean frame moved by {fmt(abs(changes[len(changes) // 2][0]))}% at the median "
+            f"and by {fmt(abs(changes[-1][0]))}% at most ({changes[-1][1]}, "
+            f"{'slower' if changes[-1][0] > 0 else 'faster'} the second time); {apart} of {len(changes)} results' 95% "
+            f"intervals do not overlap between the two runs, and {flips} target verdicts flip between met and "
+            f"missed. `hitbench compare` of the two: {verdict}.")
+    else:
+        v["stability"] = "(the default suite was measured once: scripts/results.sh measures it twice)"
+    pp = os.path.join("data", "compare-power", "summary.txt")
+    v["compare_power"] = ("```\n" + open(pp).read().strip() + "\n```" if os.path.exists(pp)
+                          else "(not measured: `bash scripts/compare-power.sh` writes data/compare-power/)")
+
+    # One configuration measured by several suites: each suite's mean, and the spread.
+    keyf = ("scene", "layers", "animatedFraction", "queriesPerFrame", "workload", "semantics", "tree", "threads",
+            "strategy")
+    seen = {}
+    for suite in SUITES:
+        for r in res[suite]:
+            if r.get("windowPinned") or not comparable(r):
+                continue
+            seen.setdefault(tuple(r.get(k) for k in keyf), []).append((suite, r))
+    rows = []
+    for k, found in seen.items():
+        if len(found) < 3 or k[0] not in ("app", "particles") or k[1] != 10000 or k[3] not in (100, 1000):
+            continue
+        means = [mean_us(r) for _, r in found]
+        rows.append([f"{k[0]} 10k", k[3], k[8], ", ".join(f"{s_} {fmt(mean_us(r))}" for s_, r in found),
+                     f"{fmt(max(means) / min(means), 2)}x"])
+    rows.sort(key=lambda r: (r[0], r[1], r[2]))
+    v["spread_table"] = (table(["configuration", "Q", "strategy", "mean us in each suite", "largest / smallest"], rows)
+                         if rows else "(no configuration was measured by three suites)")
+
+    # Targets quoted in the prose, rendered from the suites that declare them.
+    def targets_of(suite, *words):
+        found = [t for t in (docs[suite] or {}).get("targets", []) if all(w in t["name"] for w in words)]
+        return "; ".join(f"\"{t['name']}\": {t['status']} ({t['measured']})" for t in found) or "(no such target measured)"
+    v["p_target"] = targets_of("time-aware", "particles 10k, Q = 1000", "rebuild")
+    v["m_targets"] = targets_of("time-aware", "1,000,000 particles")
+    v["build_targets"] = targets_of("build", "per layer")
+    v["peer_targets"] = targets_of("crossover", "peer")
+
+    def frames(results):
+        counts = sorted({r["frames"] for r in results})
+        return "-" if not counts else (f"{counts[0]:,}" if len(counts) == 1 else f"{counts[0]:,} to {counts[-1]:,}")
+    v["ta_frames"] = frames(sel(res["time-aware"], layers=10000))
+    v["million_frames"] = frames(sel(res["scaling"], layers=1000000))
 
     # Targets: the verdicts the suites computed from their own results.
     t = []
@@ -124,9 +174,9 @@ def main():
                 w = find(res["build"], scene=kind, layers=n, threads=th, strategy="tree-walk")
                 if not g:
                     continue
-                rows.append([kind, f"{n:,}", th, fmt(g["presentationNs"]["median"] / n), fmt(w["presentationNs"]["median"] / n) if w else "-",
-                             fmt(g["buildTimingNs"]["median"] / 1000), fmt(g["buildComposeNs"]["median"] / 1000),
-                             fmt(g["buildOrderNs"]["median"] / 1000), f"{g['rowsRecomputedPerFrame']:,.0f}",
+                rows.append([kind, f"{n:,}", th, fmt(g["presentationNs"]["mean"] / n), fmt(w["presentationNs"]["mean"] / n) if w else "-",
+                             fmt(g["buildTimingNs"]["mean"] / 1000), fmt(g["buildComposeNs"]["mean"] / 1000),
+                             fmt(g["buildOrderNs"]["mean"] / 1000), f"{g['rowsRecomputedPerFrame']:,.0f}",
                              fmt(g["allocationsPerFrame"], 2)])
     v["build_table"] = table(["scene", "layers", "threads", "every column ns/layer", "structure only ns/layer (tree-walk)",
                               "timing + animations us", "composition + boxes us", "ordering us", "rows recomputed", "allocs/frame"], rows)
@@ -160,37 +210,37 @@ def main():
     for kind in ["particles", "app", "ui"]:
         for q in [100, 1000]:
             sub = sel(res["time-aware"], scene=kind, layers=10000, queriesPerFrame=q)
-            for r in sorted(sub, key=lambda r: r["frameNs"]["median"]):
-                rows.append([kind, q, r["strategy"], r["family"], fmt(us(r)), fmt(r["frameNs"]["mean"] / 1000),
-                             fmt(r["frameNs"]["p90"] / 1000),
-                             fmt(r["presentationNs"]["median"] / 1000), fmt(r["hitTestNs"]["median"] / 1000),
+            for r in ranked(sub) + [r for r in sub if not comparable(r)]:
+                rows.append([kind, q, r["strategy"], r["family"], fmt(us(r)), fmt(p99_us(r)),
+                             fmt(r["presentationNs"]["mean"] / 1000), fmt(mean_us(r, SHARED)), fmt(cpu_us(r)),
                              fmt(r["candidatesPerQuery"]), fmt(r["presentationsPerQuery"]), f"{r['reindexedPerFrame']:,.0f}",
-                             fmt(r["windowMs"]) if r["windowMs"] else "-", r["unboundedLayers"]])
-    v["time_aware_table"] = table(["scene", "Q", "strategy", "family", "frame us", "mean us", "p90 us", "build us",
-                                   "index-only us",
-                                   "candidates/query", "lazy presentations/query", "re-indexed/frame", "window ms", "unbounded"], rows)
+                             fmt(r["windowMs"]) if r["windowMs"] else "-", r["unboundedLayers"], mark(r)])
+    v["time_aware_table"] = table(["scene", "Q", "strategy", "family", "mean us", "p99 us", "build us",
+                                   "update + queries us", "CPU us",
+                                   "candidates/query", "lazy presentations/query", "re-indexed/frame", "window ms", "unbounded",
+                                   ""], rows)
     rows = []
-    for r in sorted(sel(res["time-aware"], layers=1000000), key=lambda r: r["frameNs"]["median"]):
-        rows.append([r["strategy"], r["family"], fmt(us(r) / 1000, 1), fmt(r["frameNs"]["mean"] / 1e6, 1),
-                     fmt(r["frameNs"]["p90"] / 1e6, 1),
-                     fmt(r["presentationNs"]["median"] / 1e6, 1), fmt(r["updateNs"]["median"] / 1e6, 1),
-                     fmt(r["queriesNs"]["median"] / 1e6, 1), fmt(r["candidatesPerQuery"]), fmt(r["windowMs"]) if r["windowMs"] else "-"])
-    v["million_time_aware"] = table(["strategy", "family", "frame ms", "mean ms", "p90 ms", "build ms", "update ms", "1000 queries ms",
-                                     "candidates/query", "window ms"], rows)
+    for r in sorted(sel(res["time-aware"], layers=1000000), key=lambda r: r["frameNs"]["mean"]):
+        rows.append([r["strategy"], r["family"], fmt(us(r) / 1000, 1), fmt(p99_us(r) / 1000, 1),
+                     fmt(r["presentationNs"]["mean"] / 1e6, 1), fmt(r["updateNs"]["mean"] / 1e6, 1),
+                     fmt(r["queriesNs"]["mean"] / 1e6, 1), fmt(cpu_us(r) / 1000, 1), fmt(r["candidatesPerQuery"]),
+                     fmt(r["windowMs"]) if r["windowMs"] else "-", mark(r)])
+    v["million_time_aware"] = table(["strategy", "family", "mean ms", "p99 ms", "build ms", "update ms", "1000 queries ms",
+                                     "CPU ms", "candidates/query", "window ms", ""], rows)
     mres = sel(res["time-aware"], layers=1000000)
     mb = best(mres)
     if mb:
         mb = min(mres, key=lambda r: r["frameNs"]["mean"])
         v["m_verdict"] = (f"The lowest mean frame in this run is `{mb['strategy']}`'s, {fmt(mb['frameNs']['mean'] / 1e6, 1)} ms, "
-                          f"with a p99 of {fmt(mb['frameNs']['p99'] / 1e6, 1)} ms (median {fmt(us(mb) / 1000, 1)} ms).")
+                          f"with a p99 of {fmt(mb['frameNs']['p99'] / 1e6, 1)} ms.")
     else:
         v["m_verdict"] = "(not measured)"
     gm = find(res["time-aware"], layers=1000000, strategy="grid")
     if gm:
         v["m_grid_ms"] = fmt(us(gm) / 1000, 1)
-        v["m_build_ms"] = fmt(gm["presentationNs"]["median"] / 1e6, 1)
-        v["m_update_ms"] = fmt(gm["updateNs"]["median"] / 1e6, 1)
-        v["m_queries_ms"] = fmt(gm["queriesNs"]["median"] / 1e6, 2)
+        v["m_build_ms"] = fmt(gm["presentationNs"]["mean"] / 1e6, 1)
+        v["m_update_ms"] = fmt(gm["updateNs"]["mean"] / 1e6, 1)
+        v["m_queries_ms"] = fmt(gm["queriesNs"]["mean"] / 1e6, 2)
     else:
         for k in ["m_grid_ms", "m_build_ms", "m_update_ms", "m_queries_ms"]:
             v[k] = "(not measured)"
@@ -202,10 +252,10 @@ def main():
         v["p_ta"] = ta["strategy"]
         v["p_ta_us"] = fmt(us(ta))
         v["p_ta_cand"] = fmt(ta["candidatesPerQuery"])
-        v["p_ta_ns_per_cand"] = fmt(ta["queriesNs"]["median"] / max(ta["candidatesPerQuery"] * 1000, 1))
+        v["p_ta_ns_per_cand"] = fmt(ta["queriesNs"]["mean"] / max(ta["candidatesPerQuery"] * 1000, 1))
         v["p_rb"] = rb["strategy"]
         v["p_rb_us"] = fmt(us(rb))
-        v["p_rb_build_us"] = fmt(rb["presentationNs"]["median"] / 1000)
+        v["p_rb_build_us"] = fmt(rb["presentationNs"]["mean"] / 1000)
         v["p_rb_tested"] = fmt(rb["testedPerQuery"])
     else:
         for k in ["p_ta", "p_ta_us", "p_ta_cand", "p_ta_ns_per_cand", "p_rb", "p_rb_us", "p_rb_build_us", "p_rb_tested"]:
@@ -221,9 +271,9 @@ def main():
             for r in pinned + chosen:
                 label = fmt(r["windowMs"]) + ("" if r.get("windowPinned") else " (chosen by cost)")
                 rows.append([kind, strat, label, fmt(r["candidatesPerQuery"]), f"{r['reindexedPerFrame']:,.0f}",
-                             fmt(us(r)), fmt(r["frameNs"]["mean"] / 1000), fmt(r["frameNs"]["p90"] / 1000)])
+                             fmt(us(r)), fmt(p99_us(r)), fmt(cpu_us(r)), mark(r)])
     v["windows_table"] = table(["scene", "strategy", "window ms", "candidates/query", "re-indexed/frame (mean)",
-                                "frame us (median)", "frame us (mean)", "p90 us"], rows) if rows else "(not measured)"
+                                "mean us", "p99 us", "CPU us", ""], rows) if rows else "(not measured)"
 
     # Crossover, end to end.
     rows = []
@@ -231,20 +281,29 @@ def main():
     for kind, n in combos:
         sub = sel(res["crossover"], scene=kind, layers=n)
         for q in sorted({r["queriesPerFrame"] for r in sub}):
-            ranked = sorted(sel(sub, queriesPerFrame=q), key=lambda x: x["frameNs"]["median"])
-            r = ranked[0]
-            second = ranked[1] if len(ranked) > 1 else None
-            peer = best([x for x in ranked if x["family"] == "peer"])
-            rows.append([kind, f"{n:,}", q, r["strategy"], fmt(us(r)),
-                         f"{second['strategy']} ({fmt(us(second) / us(r), 2)}x)" if second else "-",
-                         f"{peer['strategy']} ({fmt(us(peer) / us(r), 2)}x)" if peer else "-"])
-    v["when_crossover"] = table(["scene", "layers", "Q", "fastest end to end", "frame us", "runner-up (x slower)", "best peer (x slower)"], rows)
+            order = ranked(sel(sub, queriesPerFrame=q))
+            if not order:
+                continue
+            r = order[0]
+            second = order[1] if len(order) > 1 else None
+            peer = best([x for x in order if x["family"] == "peer"])
+            cheapest = min(order, key=cpu_us)
+            rows.append([kind, f"{n:,}", q, r["strategy"], fmt(us(r)), fmt(p99_us(r)),
+                         f"{second['strategy']} ({faster(us(r), us(second))})" if second else "-",
+                         f"{peer['strategy']} ({faster(us(r), us(peer))})" if peer else "-",
+                         f"{cheapest['strategy']} {fmt(cpu_us(cheapest))}"])
+    v["when_crossover"] = table(["scene", "layers", "Q", "fastest by mean, end to end", "mean us", "p99 us",
+                                 "runner-up (the fastest against it)", "best peer (the fastest against it)",
+                                 "least CPU per frame, us"], rows)
     words = []
     for kind, n in combos:
         sub = sel(res["crossover"], scene=kind, layers=n)
         spans = []
         for q in sorted({r["queriesPerFrame"] for r in sub}):
-            s = best(sel(sub, queriesPerFrame=q))["strategy"]
+            b = best(sel(sub, queriesPerFrame=q))
+            if not b:
+                continue
+            s = b["strategy"]
             if spans and spans[-1][0] == s:
                 spans[-1][2] = q
             else:
@@ -259,12 +318,15 @@ def main():
         for q in [1, 1000]:
             sub = sel(res["crossover"], scene=kind, layers=n, queriesPerFrame=q)
             own = best([r for r in sub if r["family"] != "peer"])
-            for r in sorted([r for r in sub if r["family"] == "peer"], key=lambda r: r["frameNs"]["median"]):
-                rows.append([kind, f"{n:,}", q, r["strategy"], fmt(us(r)), fmt(r["presentationNs"]["median"] / 1000),
-                             fmt(r["updateNs"]["median"] / 1000), fmt(r["queriesNs"]["median"] / 1000), fmt(r["testedPerQuery"]),
-                             fmt(r["allocationsPerFrame"]), f"{own['strategy']} {fmt(us(r) / us(own), 2)}x faster" if own else "-"])
-    v["peers_table"] = table(["scene", "layers", "Q", "peer", "frame us", "build us", "update us", "queries us",
-                              "candidates/query", "allocs/frame", "best own"], rows) if rows else \
+            for r in sorted([r for r in sub if r["family"] == "peer"], key=lambda r: r["frameNs"]["mean"]):
+                rows.append([kind, f"{n:,}", q, r["strategy"], fmt(us(r)), fmt(p99_us(r)),
+                             fmt(r["presentationNs"]["mean"] / 1000),
+                             fmt(r["updateNs"]["mean"] / 1000), fmt(r["queriesNs"]["mean"] / 1000), fmt(r["testedPerQuery"]),
+                             fmt(r["allocationsPerFrame"]),
+                             f"{own['strategy']}, {faster(us(own), us(r))}" if own else "-", mark(r)])
+    v["peers_table"] = table(["scene", "layers", "Q", "peer", "mean us", "p99 us", "build us", "update us", "queries us",
+                              "candidates/query", "allocs/frame", "best own strategy (against this peer, by mean)", ""],
+                             rows) if rows else \
         "(not measured: the peer libraries were not installed when scripts/results.sh ran; `bash scripts/peers.sh` installs them)"
     words = []
     for kind in ["particles", "app"]:
@@ -272,15 +334,13 @@ def main():
         own = best([r for r in sub if r["family"] != "peer"])
         peer = best([r for r in sub if r["family"] == "peer"])
         if own and peer:
-            need = 10 * us(own) - peer["presentationNs"]["median"] / 1000
             words.append(
                 f"- **{kind} 10k, Q = 1000**: the best own strategy, `{own['strategy']}`, takes {fmt(us(own))} us "
-                f"(build {fmt(own['presentationNs']['median'] / 1000)}, update {fmt(own['updateNs']['median'] / 1000)}, "
-                f"queries {fmt(own['queriesNs']['median'] / 1000)}); the best peer, `{peer['strategy']}`, {fmt(us(peer))} us "
-                f"(build {fmt(peer['presentationNs']['median'] / 1000)}, update {fmt(peer['updateNs']['median'] / 1000)}, "
-                f"queries {fmt(peer['queriesNs']['median'] / 1000)}): {fmt(us(peer) / us(own), 2)}x. For 10x the peer "
-                f"would have to spend {fmt(need)} us per frame beyond its build; it spends "
-                f"{fmt(us(peer) - peer['presentationNs']['median'] / 1000)} us.")
+                f"(build {fmt(own['presentationNs']['mean'] / 1000)}, update {fmt(own['updateNs']['mean'] / 1000)}, "
+                f"queries {fmt(own['queriesNs']['mean'] / 1000)}); the best peer, `{peer['strategy']}`, {fmt(us(peer))} us "
+                f"(build {fmt(peer['presentationNs']['mean'] / 1000)}, update {fmt(peer['updateNs']['mean'] / 1000)}, "
+                f"queries {fmt(peer['queriesNs']['mean'] / 1000)}): the own strategy is {faster(us(own), us(peer))}; "
+                f"beyond its build the peer spends {fmt(us(peer) - peer['presentationNs']['mean'] / 1000)} us.")
     v["peers_words"] = "\n".join(words) if words else "(not measured)"
 
     # Scaling, scenes, workloads.
@@ -288,8 +348,12 @@ def main():
     for kind in ["app", "particles"]:
         for n in sorted({r["layers"] for r in sel(res["scaling"], scene=kind)}):
             r = best(sel(res["scaling"], scene=kind, layers=n))
-            rows.append([kind, f"{n:,}", r["strategy"], r["family"], fmt(us(r)), fmt(r["presentationNs"]["median"] / 1000)])
-    v["when_scaling"] = table(["scene", "layers", "fastest at Q = 100, end to end", "family", "frame us", "its build us"], rows)
+            if not r:
+                continue
+            rows.append([kind, f"{n:,}", r["strategy"], r["family"], fmt(us(r)), fmt(p99_us(r)),
+                         fmt(r["presentationNs"]["mean"] / 1000), fmt(cpu_us(r))])
+    v["when_scaling"] = table(["scene", "layers", "fastest by mean at Q = 100, end to end", "family", "mean us", "p99 us",
+                               "its build us", "CPU us"], rows)
     rows = []
     seen = []
     for r in res["scenes"]:
@@ -300,16 +364,20 @@ def main():
         sub = [x for x in res["scenes"] if x["scene"] == r["scene"]]
         bb = best(sub)
         walk = find(sub, strategy="tree-walk")
-        rows.append([name, f"{sub[0]['layers']:,}", bb["strategy"], fmt(us(bb)), fmt(us(walk)) if walk else "-"])
-    v["when_scenes"] = table(["scene", "layers", "fastest at Q = 100", "frame us", "tree-walk us"], rows)
+        rows.append([name, f"{sub[0]['layers']:,}", bb["strategy"], fmt(us(bb)), fmt(p99_us(bb)),
+                     fmt(us(walk)) if walk else "-", faster(us(bb), us(walk)) if walk else "-"])
+    v["when_scenes"] = table(["scene", "layers", "fastest by mean at Q = 100", "mean us", "p99 us", "tree-walk mean us",
+                              "the fastest against tree-walk"], rows)
     rows = []
     for w in ["uniform", "touch", "hover", "hotspot", "miss"]:
         sub = sel(res["workloads"], workload=w)
         if sub:
             bb = best(sub)
             walk = find(sub, strategy="tree-walk")
-            rows.append([w, bb["strategy"], fmt(us(bb)), fmt(bb["nsPerQuery"]), fmt(walk["nsPerQuery"]) if walk else "-"])
-    v["when_workloads"] = table(["workload", "fastest (app 10k, Q = 1000)", "frame us", "ns/query", "tree-walk ns/query"], rows)
+            rows.append([w, bb["strategy"], fmt(us(bb)), fmt(p99_us(bb)), fmt(bb["nsPerQuery"]),
+                         fmt(walk["nsPerQuery"]) if walk else "-"])
+    v["when_workloads"] = table(["workload", "fastest by mean (app 10k, Q = 1000)", "mean us", "p99 us", "ns/query",
+                                 "tree-walk ns/query"], rows)
 
     # The model-tree mistake.
     mp = os.path.join(d, "mismatch.csv")
@@ -331,11 +399,12 @@ def main():
                        f"frame (`run --verify-all` checks them all)")
     rows = []
     for r in sel(res["scaling"], layers=1000000):
-        rows.append([r["scene"], r["strategy"], r["family"], fmt(us(r) / 1000, 1), fmt(r["presentationNs"]["median"] / 1e6, 1),
-                     fmt(r["updateNs"]["median"] / 1e6, 2), fmt(r["queriesNs"]["median"] / 1e6, 2),
-                     fmt(r["indexBytes"] / r["layers"]), fmt(r["peakResidentBytes"] / r["layers"])])
-    v["million"] = table(["scene", "strategy", "family", "frame ms", "build ms", "update ms", "100 queries ms",
-                          "index bytes/layer", "peak RSS bytes/layer (process)"], rows)
+        rows.append([r["scene"], r["strategy"], r["family"], fmt(us(r) / 1000, 1), fmt(p99_us(r) / 1000, 1),
+                     fmt(r["presentationNs"]["mean"] / 1e6, 1),
+                     fmt(r["updateNs"]["mean"] / 1e6, 2), fmt(r["queriesNs"]["mean"] / 1e6, 2),
+                     fmt(r["indexBytes"] / r["layers"]), fmt(r["peakResidentBytes"] / r["layers"]), mark(r)])
+    v["million"] = table(["scene", "strategy", "family", "mean ms", "p99 ms", "build ms", "update ms", "100 queries ms",
+                          "index bytes/layer", "peak RSS bytes/layer (process)", ""], rows)
     # Memory by part (scripts/memory.sh): a missing file fails the render.
     mp = os.path.join(d, "memory.csv")
     gp = os.path.join(d, "memory-generate.csv")
@@ -395,7 +464,7 @@ def main():
     for kind in ["particles", "app"]:
         g = find(res["crossover"], scene=kind, layers=10000, queriesPerFrame=1000, strategy="grid")
         if g:
-            shares.append(f"{g['presentationNs']['median'] / g['frameNs']['median'] * 100:.0f}% on {kind} 10k")
+            shares.append(f"{g['presentationNs']['mean'] / g['frameNs']['mean'] * 100:.0f}% on {kind} 10k")
     v["grid_build_share"] = " and ".join(shares) if shares else "(not measured)"
 
     pp = os.path.join(d, "peer-profile.csv")
@@ -418,8 +487,8 @@ def main():
     # Values quoted in "what did not work".
     refit = find(res["scaling"], scene="particles", layers=100000, strategy="bvh-refit")
     sah = find(res["scaling"], scene="particles", layers=100000, strategy="bvh-sah")
-    v["refit_particles_update_ms"] = fmt(refit["updateNs"]["median"] / 1e6, 1) if refit else "(not measured)"
-    v["sah_particles_update_ms"] = fmt(sah["updateNs"]["median"] / 1e6, 1) if sah else "(not measured)"
+    v["refit_particles_update_ms"] = fmt(refit["updateNs"]["mean"] / 1e6, 1) if refit else "(not measured)"
+    v["sah_particles_update_ms"] = fmt(sah["updateNs"]["mean"] / 1e6, 1) if sah else "(not measured)"
     wg = sel(res["time-aware"], scene="particles", layers=10000, queriesPerFrame=1000, strategy="window-grid")
     v["p_window_ms"] = fmt(wg[0]["windowMs"]) if wg else "(not measured)"
 
@@ -465,6 +534,22 @@ def main():
         sys.exit(1)
     v["report_link"] = (f"[{report}]({report}) ({os.path.getsize(report) / 1e6:.1f} MB, self-contained: "
                         "open it in a browser)")
+
+    if readme:
+        # README.md's generated block, between its markers: the same decision, and where each
+        # strategy (in the registry's order, the `hitbench list` order) wins.
+        begin, end = "<!-- results:decision:begin -->", "<!-- results:decision:end -->"
+        page = open(readme).read()
+        if page.count(begin) != 1 or page.count(end) != 1 or page.index(begin) > page.index(end):
+            sys.stderr.write(f"render_results: {readme} needs one {begin} ... {end} block\n")
+            sys.exit(1)
+        order = list(dict.fromkeys(r["strategy"] for r in res["default"] + res["crossover"]))
+        block = results_decision.readme_block(res["crossover"], budget, res["scenes"], order)
+        page = page[:page.index(begin) + len(begin)] + "\n" + block + page[page.index(end):]
+        with open(readme + ".tmp", "w") as f:
+            f.write(page)
+        os.replace(readme + ".tmp", readme)
+        return
 
     text = open(template).read()
     missing = sorted(set(re.findall(r"\{\{(\w+)\}\}", text)) - set(v))

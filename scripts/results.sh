@@ -56,6 +56,8 @@ if [ "$mode" != "--render" ]; then
     # host (RESULTS.md's stability section compares the two).
     echo "results: suite default, again" >&2
     "$bin" run --suite default --format json --output "$out/default-again.json"
+    # compare exits 1 when it reports a regression: that is the figure, not a failure.
+    "$bin" compare "$out/default.json" "$out/default-again.json" > "$out/default-compare.txt" || true
   fi
   { echo "suite,seconds"; cat "$out/suite-seconds.csv.tmp"; } > "$out/suite-seconds.csv"
   rm -f "$out/suite-seconds.csv.tmp"
@@ -114,6 +116,8 @@ bash scripts/pictures.sh "$bin" "$out/pictures"
 # JSON -> CSV for every suite (one flat row per result).
 if [ ! -x .venv/bin/python ]; then python3 -m venv .venv >&2; fi
 .venv/bin/pip install -q -r scripts/requirements.txt >&2
+# Only the plots this commit draws: one that is no longer drawn must not linger unlinked.
+rm -f "$out"/plots/*.png
 .venv/bin/python scripts/plot.py "$out"
 if [ "$mode" = "--asan" ]; then
   # No RESULTS.md: it needs every suite, and this run measures two (the render refuses a
@@ -123,4 +127,5 @@ if [ "$mode" = "--asan" ]; then
 fi
 .venv/bin/python scripts/render_results.py "$out" scripts/RESULTS.template.md > RESULTS.md.tmp
 mv RESULTS.md.tmp RESULTS.md
-echo "results: RESULTS.md and $out/plots/*.png written" >&2
+.venv/bin/python scripts/render_results.py "$out" scripts/RESULTS.template.md --readme README.md
+echo "results: RESULTS.md, README.md's decision and $out/plots/*.png written" >&2

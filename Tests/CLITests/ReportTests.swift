@@ -19,18 +19,27 @@ import Testing
     return r == r.rounded() ? String(Int(r)) : String(r)
   }
 
+  /// `hitbench run ARGS --report` with its JSON beside: the page and the results.
+  static func reportedRun(_ args: [String], in dir: String) throws -> (page: String, results: [[String: Any]]) {
+    let r = try hitbench(
+      ["run"] + args + ["--report", dir + "/r.html", "--format", "json", "--output", dir + "/r.json"])
+    try #require(r.status == 0, "\(r.stderr)")
+    let doc = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/r.json"))) as? [String: Any])
+    return (
+      try String(contentsOfFile: dir + "/r.html", encoding: .utf8), try #require(doc["results"] as? [[String: Any]])
+    )
+  }
+
   @Test func aRunsPageShowsItsNumbersAndLoadsNothing() throws {
     let dir = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
-    let r = try hitbench([
-      "run", "--scene", "app", "--layers", "300", "--strategy", "grid,window-grid,tree-walk", "--queries", "5",
-      "--frames", "25", "--warmup", "2", "--report", dir + "/r.html", "--format", "json", "--output", dir + "/r.json",
-    ])
-    try #require(r.status == 0, "\(r.stderr)")
-    let page = try String(contentsOfFile: dir + "/r.html", encoding: .utf8)
-    let doc = try #require(
-      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/r.json"))) as? [String: Any])
-    for result in try #require(doc["results"] as? [[String: Any]]) {
+    let (page, results) = try Self.reportedRun(
+      [
+        "--scene", "app", "--layers", "300", "--strategy", "grid,window-grid,tree-walk", "--queries", "5", "--frames",
+        "25", "--warmup", "2",
+      ], in: dir)
+    for result in results {
       let strategy = try #require(result["strategy"] as? String)
       let mean = try #require((result["frameNs"] as? [String: Any])?["mean"] as? Double)
       let p99 = try #require((result["frameNs"] as? [String: Any])?["p99"] as? Double)
@@ -68,15 +77,11 @@ import Testing
   @Test func aRunsPageShowsItsFastestStrategyAtItsSlowestFrame() throws {
     let dir = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
-    let r = try hitbench([
-      "run", "--scene", "particles", "--layers", "400", "--strategy", "tree-walk,grid,window-grid", "--queries", "7",
-      "--frames", "30", "--warmup", "2", "--report", dir + "/r.html", "--format", "json", "--output", dir + "/r.json",
-    ])
-    try #require(r.status == 0, "\(r.stderr)")
-    let page = try String(contentsOfFile: dir + "/r.html", encoding: .utf8)
-    let doc = try #require(
-      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/r.json"))) as? [String: Any])
-    let results = try #require(doc["results"] as? [[String: Any]])
+    let (page, results) = try Self.reportedRun(
+      [
+        "--scene", "particles", "--layers", "400", "--strategy", "tree-walk,grid,window-grid", "--queries", "7",
+        "--frames", "30", "--warmup", "2",
+      ], in: dir)
     func mean(_ r: [String: Any]) -> Double { ((r["frameNs"] as? [String: Any])?["mean"] as? Double) ?? .infinity }
     let fastest = try #require(results.min { mean($0) < mean($1) })
     let strategy = try #require(fastest["strategy"] as? String)
