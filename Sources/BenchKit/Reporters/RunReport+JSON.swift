@@ -37,6 +37,7 @@ extension RunReport {
       ("candidatesPerQuery", .number(m.candidatesPerQuery)), ("reindexedPerFrame", .number(m.reindexedPerFrame)),
       ("unboundedLayers", .number(m.unboundedLayers)), ("windowMs", .number(m.windowMs)),
       ("windowsHeld", .number(m.windowsHeld)), ("windowsWanted", .number(m.windowsWanted)),
+      ("windowCost", .string(m.windowCost)),
       ("comparable", .bool(!m.holdsTooFewWindows)), ("windowPinned", .bool(m.windowPinned)),
       ("allocationsPerFrame", .number(m.allocationsPerFrame)),
       ("bytesAllocatedPerFrame", .number(m.bytesAllocatedPerFrame)),

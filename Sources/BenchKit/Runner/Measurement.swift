@@ -76,6 +76,8 @@ public struct Measurement: Sendable {
   /// The whole windows the run asked a windowed strategy to hold (`RunConfiguration.windowsAtLeast`;
   /// 0: none asked, and one is the least a result needs).
   public var windowsWanted = 0.0
+  /// What a window length chosen by cost minimised (`RunConfiguration.windowCost`).
+  public var windowCost = WindowCost.wall.rawValue
   /// A windowed strategy whose measured frames hold fewer whole windows than asked (at least
   /// one): its mean and p99 carry its re-indexes in another proportion than a longer run's, so
   /// its result is not comparable with the others'.

@@ -48,6 +48,8 @@ public struct RunConfiguration: Sendable {
   public var threads = RunConfiguration.machineCores
   /// A fixed window length in seconds for the time-aware strategies (nil: chosen by cost).
   public var windowSeconds: Double?
+  /// What the time-aware strategies' window length, when chosen by cost, minimises.
+  public var windowCost = WindowCost.wall
   /// A time-aware strategy's run goes on past `frames` until its measured frames hold this
   /// many whole windows, up to `longestRunFactor` times `frames` (0: exactly `frames`). The
   /// window length is chosen by cost as the run goes (long at small Q), so no frame count set

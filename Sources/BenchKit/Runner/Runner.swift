@@ -164,7 +164,7 @@ public enum Runner {
       loop.warmup = c.warmup
       loop.windowsAtLeast = c.windowsAtLeast
       loop.animated = !c.modelTree
-      loop.options = StrategyOptions(windowSeconds: c.windowSeconds)
+      loop.options = StrategyOptions(windowSeconds: c.windowSeconds, windowCost: c.windowCost)
       loop.realTime = c.pacing == .realTime
       loop.countedPhase = c.countedPhase
       let floors = Floors.measure(loop: loop, warmup: c.warmup)
@@ -501,6 +501,7 @@ final class _Recorder: FrameLoopHooks {
     m.interleaved = c.interleave
     m.repeats = c.repeats
     m.windowsWanted = c.windowsAtLeast
+    m.windowCost = c.windowCost.rawValue
     m.computeIntervals()
     m.tree = c.modelTree ? HitTestTree.model.rawValue : HitTestTree.presentation.rawValue
     m.pacing = c.pacing.rawValue

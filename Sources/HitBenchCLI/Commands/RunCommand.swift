@@ -84,6 +84,12 @@ enum RunCommand {
       expected: "a number of milliseconds from 1 to 4000"
     ) { ArgumentValues.number(in: 1...4000)($0).map { $0 / 1000 } }
     p.option(
+      "--window-cost", \.config.windowCost, valueName: "C",
+      help:
+        "what a window length chosen by cost minimises: wall (default: the frame's wall time, a background build at a tenth) or cpu (every thread's CPU, a background build in full)",
+      expected: "wall or cpu"
+    ) { WindowCost(rawValue: $0) }
+    p.option(
       "--min-windows", \.config.windowsAtLeast, valueName: "N",
       help: "time-aware strategies run past --frames (up to \(RunConfiguration.longestRunFactor)x) until their "
         + "measured frames hold N whole windows (default 0: exactly --frames; the time-aware suite sets 3)",
@@ -265,6 +271,7 @@ enum RunCommand {
         if explicit.contains("--semantics") { c.semantics = o.config.semantics }
         if explicit.contains("--threads") { c.threads = o.config.threads }
         if explicit.contains("--window") { c.windowSeconds = o.config.windowSeconds }
+        if explicit.contains("--window-cost") { c.windowCost = o.config.windowCost }
         if explicit.contains("--min-windows") { c.windowsAtLeast = o.config.windowsAtLeast }
         if explicit.contains("--budget") { c.budgetNs = o.config.budgetNs }
         if explicit.contains("--pacing") { c.pacing = o.config.pacing }

@@ -4,8 +4,23 @@ public struct StrategyOptions: Sendable, Hashable {
   /// A fixed window (or segment) length for the time-aware strategies, in seconds; nil: chosen
   /// by cost (`WindowLength`).
   public var windowSeconds: Double?
+  /// What the window length chosen by cost minimises (`WindowLength`).
+  public var windowCost: WindowCost
 
-  public init(windowSeconds: Double? = nil) {
+  public init(windowSeconds: Double? = nil, windowCost: WindowCost = .wall) {
     self.windowSeconds = windowSeconds
+    self.windowCost = windowCost
   }
+}
+
+/// What a time-aware strategy's window length, chosen by cost, minimises.
+public enum WindowCost: String, Sendable, Hashable, CaseIterable {
+  /// The frame's wall time: a background build on the second core counts a tenth of its time
+  /// (the second core as nearly free), so windows stay short and queries cheap.
+  case wall
+  /// The CPU every thread spends per frame: a background build counts in full, so windows are
+  /// longer, queries dearer and builds rarer (docs/optimisation-log.md, entry 45: on app 10k
+  /// about half the CPU for 5-25% more wall time; on particles 10-20% less CPU for 45-100%
+  /// more).
+  case cpu
 }

@@ -5,12 +5,17 @@ import Glibc
 /// built more often. After each window it compares what the window costs the queries per frame
 /// (their measured time, in the share of candidates beyond one a query: the ones a tighter
 /// bound would not propose; at least 60 ns a candidate and 2 ns an index entry scanned) with
-/// the builds' per frame (a build on the builder's thread, which runs beside the frames, at a
-/// tenth of its wall time, its cost being the second core's, reported as CPU time, plus all of
-/// what it took beyond the wall time of the window's frames: that much the frame crossing into
-/// the next window waited) and scales the next window by the square root of their ratio (at
-/// most 8x either way; unchanged within a factor of 2). A window built in the background is
-/// then lengthened to 2.5 times the last build, in the wall time its frames take, so the next
+/// the builds' per frame (a build on the builder's thread, which runs beside the frames,
+/// counted by `WindowCost`: by the wall time, at a tenth of its time, the second core as
+/// nearly free; by the CPU, in full; plus all of what it took beyond the wall time of the
+/// window's frames: that much the frame crossing into the next window waited). By the wall
+/// time, or with the build in the frames (`stagger-grid`), it scales the next window by the
+/// square root of their ratio (at most 8x either way; unchanged within a factor of 2). By the
+/// CPU, from the ended window's own length, it moves half way (geometrically, at most 2x a
+/// step) towards the length where the builds' cost per frame is the queries' growth times
+/// theirs, the least of the sum when the queries grow as a power of the length (a full step
+/// on one window's costs swings: docs/optimisation-log.md, entries 39 and 45). A window built
+/// in the background is then lengthened to 2.5 times the last build, in the wall time its frames take, so the next
 /// window is ready before it is needed, when the queries over the longer window (their
 /// cost grows as a power of the length, measured between windows of different lengths) would
 /// cost less than the wait it saves: at 1,000,000 particles such a floor held windows of
@@ -38,8 +43,14 @@ struct WindowLength {
   static let maximum = 4.0
   static let nanosecondsPerCandidate = 60.0
   static let nanosecondsPerEntry = 2.0
-  /// What a background build's wall time counts for against the frames' own work.
+  /// What a background build's time counts for against the frames' own work when the cost is
+  /// the wall time (`WindowCost.wall`; in full when it is the CPU).
   static let backgroundWeight = 0.1
+  /// What the length minimises.
+  let cost: WindowCost
+  /// The least growth a balance assumes: the optimum puts the builds' cost per frame at the
+  /// growth times the queries', and a growth near 0 would take any window as free.
+  static let leastGrowth = 0.5
   /// The queries' cost per frame against the window length, as a power (`_last`: the last
   /// window's length and cost).
   var growth = 1.0
@@ -48,9 +59,10 @@ struct WindowLength {
   var queryNanoseconds: UInt64 = 0
   var queries = 0
 
-  init(pinned: Double?, buildsInBackground: Bool = true) {
+  init(pinned: Double?, buildsInBackground: Bool = true, cost: WindowCost = .wall) {
     self.pinned = pinned
     self.buildsInBackground = buildsInBackground
+    self.cost = cost
     seconds = pinned ?? 1.0 / 15
   }
 
@@ -66,9 +78,10 @@ struct WindowLength {
     _lastClock = clock
   }
 
-  /// Called when a window ends, with the wall time of the build of the one after it: adapts
-  /// the length and starts counting the next window.
-  mutating func windowEnded(lastBuild: UInt64) {
+  /// Called when a window ends, with the wall time of the build of the one after it and (for
+  /// windows built in the background) the ended window's own length, which the counts were
+  /// taken over: adapts the length and starts counting the next window.
+  mutating func windowEnded(lastBuild: UInt64, endedSeconds: Double? = nil) {
     defer {
       frames = 0
       candidates = 0
@@ -83,21 +96,38 @@ struct WindowLength {
       return
     }
     guard frames > 0 else { return }
-    let measured = seconds
+    // Counting the CPU: the counts are the ended window's, and a background window was posted
+    // before the last decision, so its length may not be the one in force.
+    let byCPU = buildsInBackground && cost == .cpu
+    let measured = byCPU ? endedSeconds.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? seconds : seconds
     // A background build ran beside this window's frames; what it took beyond their wall
     // time, the frame that crossed into the next window waited for.
     let waited = buildsInBackground && lastBuild > wallNanoseconds ? Double(lastBuild - wallNanoseconds) : 0
-    let weight = buildsInBackground ? Self.backgroundWeight : 1
+    let weight = buildsInBackground && !byCPU ? Self.backgroundWeight : 1
     let build = (weight * Double(lastBuild) + waited) / Double(frames)
     let estimated = Double(candidates) * Self.nanosecondsPerCandidate + Double(scanned) * Self.nanosecondsPerEntry
     let perQuery = queries > 0 ? Double(candidates) / Double(queries) : 0
     let excess = perQuery > 1 ? (perQuery - 1) / perQuery : 0
     let queries = Swift.max(estimated, Double(queryNanoseconds) * excess) / Double(frames)
-    // The build's share per frame falls as 1 / length, candidates grow with it: the balance is
-    // near length x sqrt(build / queries).
-    let ratio = build / Swift.max(queries, 1)
-    if ratio > 2 || ratio < 0.5 {
-      seconds *= Swift.min(Swift.max(ratio.squareRoot(), 1.0 / 8), 8)
+    if byCPU {
+      // The build's share per frame falls as 1 / length and the queries' grows as length^g: the
+      // sum is least where the build's share is g times the queries', at
+      // measured x (build / (g x queries))^(1 / (1 + g)). Half the way there a window (the
+      // geometric mean with the length in force), at most 2x a step: a decision acts a window
+      // late, and a full step on a noisy measurement swings (entry 39).
+      let g = Swift.max(growth, Self.leastGrowth)
+      let ratio = build / Swift.max(g * queries, 1)
+      if ratio > 1.25 || ratio < 0.8 {
+        let optimum = measured * Swift.min(Swift.max(Glibc.pow(ratio, 1 / (1 + g)), 1.0 / 8), 8)
+        seconds = Swift.min(Swift.max((seconds * optimum).squareRoot(), seconds / 2), seconds * 2)
+      }
+    } else {
+      // The build's share per frame falls as 1 / length, candidates grow with it: the balance
+      // is near length x sqrt(build / queries).
+      let ratio = build / Swift.max(queries, 1)
+      if ratio > 2 || ratio < 0.5 {
+        seconds *= Swift.min(Swift.max(ratio.squareRoot(), 1.0 / 8), 8)
+      }
     }
     if buildsInBackground {
       // How the queries' cost grew with the length, from this window against the last one of

@@ -32,7 +32,7 @@ public final class _WindowedState<Index: MotionIndex>: _TimeAwareState {
   init(_ groups: MotionGroups, _ options: StrategyOptions) {
     self.groups = groups
     builder = WindowBuilder(groups: groups)
-    length = WindowLength(pinned: options.windowSeconds)
+    length = WindowLength(pinned: options.windowSeconds, cost: options.windowCost)
   }
 
   deinit { builder.wait() }
@@ -74,7 +74,7 @@ public final class _WindowedState<Index: MotionIndex>: _TimeAwareState {
         front = next
         backPosted = false
         counters.windowsStarted = 1
-        length.windowEnded(lastBuild: front.buildNanoseconds)
+        length.windowEnded(lastBuild: front.buildNanoseconds, endedSeconds: back.end - back.start)
         _postNext()
       } else {
         // A jump in time: the current window from here.
