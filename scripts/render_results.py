@@ -529,9 +529,10 @@ def main():
                 return f"{x:,.0f}"
             rows.append([f"{scene} {r['layers']:,}", r["strategy"], r["queriesPerFrame"], fmt(r["frameNs"]["mean"] / 1000),
                          count(i["framePerFrame"]), count(i["buildPerFrame"]), count(i["backgroundPerFrame"]),
-                         count(i["perQuery"]), count(i["perCandidate"]) if i["perCandidate"] > 0 else "-"])
+                         count(i["perQuery"]), count(i["perCandidate"]) if i["perCandidate"] > 0 else "-",
+                         mark(r)])
     v["instructions_table"] = (table(["scene", "strategy", "Q", "mean us (timed run)", "instructions/frame",
-                                      "of which build", "background/frame", "per query", "per candidate"], rows)
+                                      "of which build", "background/frame", "per query", "per candidate", ""], rows)
                                if rows else "(not counted: needs Valgrind, `apt install valgrind`)")
 
     # The headline suite's page (scripts/results.sh writes it with the run).

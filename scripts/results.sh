@@ -69,7 +69,7 @@ if [ "$mode" != "--render" ]; then
       for scene in app particles; do
         echo "results: instructions, $scene" >&2
         .build/release/hitbench run --scene "$scene" --layers 10000 --queries 1,100,1000 --frames 20 --warmup 3 \
-          --instructions --format json --output "$out/instructions-$scene.json"
+          --min-windows 3 --instructions --format json --output "$out/instructions-$scene.json"
       done
     else
       echo "results: instructions not counted: valgrind is not installed (apt install valgrind)" >&2
