@@ -225,6 +225,10 @@ import Testing
     let noisyBase = try resultsFile("noisy-base.json", [("grid", 1000, 500, 0), ("tree-walk", 5000, 10, 0)])
     let noisySlow = try resultsFile("noisy-slow.json", [("grid", 1100, 500, 0), ("tree-walk", 5000, 10, 0)])
     let allocating = try resultsFile("alloc.json", [("grid", 1000, 10, 0.5), ("tree-walk", 5000, 10, 0)])
+    // A library's allocations, the same binary twice, and 20% more.
+    let peer = try resultsFile("peer.json", [("grid", 1000, 10, 0), ("tree-walk", 5000, 10, 61.5)])
+    let peerAgain = try resultsFile("peer-again.json", [("grid", 1000, 10, 0), ("tree-walk", 5000, 10, 61.7)])
+    let peerMore = try resultsFile("peer-more.json", [("grid", 1000, 10, 0), ("tree-walk", 5000, 10, 73.8)])
     let partial = try resultsFile("partial.json", [("grid", 1000, 10, 0)])
     let oldSchema = try resultsFile("old.json", [("grid", 1000, 10, 0)], schema: "hitbench-results/2")
     let twice = try resultsFile("twice.json", [("grid", 1000, 10, 0), ("grid", 1000, 10, 0)])
@@ -240,7 +244,8 @@ import Testing
     )
     .write(toFile: infinite, atomically: true, encoding: .utf8)
     let all = [
-      base, same, slow, noisyBase, noisySlow, allocating, partial, oldSchema, twice, loose, unknown, untracked,
+      base, same, slow, noisyBase, noisySlow, allocating, partial, oldSchema, twice, loose, unknown, untracked, peer,
+      peerAgain, peerMore,
     ]
     defer { for p in all + [infinite] { try? FileManager.default.removeItem(atPath: p) } }
 
@@ -254,6 +259,10 @@ import Testing
     #expect(noise.status == 0 && noise.stdout.contains("within noise"), "\(noise.stdout)")
     let allocs = try hitbench(["compare", base, allocating, "--threshold", "50%"])
     #expect(allocs.status == 1 && allocs.stdout.contains("allocationsPerFrame"), "\(allocs.stdout)")
+    let jitter = try hitbench(["compare", peer, peerAgain])
+    #expect(jitter.status == 0 && jitter.stdout.contains("0 regressions"), "\(jitter.stdout)")
+    let more = try hitbench(["compare", peer, peerMore])
+    #expect(more.status == 1 && more.stdout.contains("allocationsPerFrame"), "\(more.stdout)")
     let missing = try hitbench(["compare", base, partial])
     #expect(missing.status == 1 && missing.stdout.contains("MISSING"), "\(missing.stdout)")
     for (file, says) in [

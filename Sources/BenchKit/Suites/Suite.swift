@@ -24,10 +24,14 @@ public struct Suite: Sendable {
 
   /// The thresholds of a suite that declares none: the end-to-end frame's mean within 5% and
   /// its p99 within 10%, the strategy's own share's mean within 5%, no allocation in the frame
-  /// loop.
+  /// loop where there was none, and a library's allocations within 5%.
   public static let defaultThresholds: [Metric: Threshold] = [
     .frameNsMean: .percent(5), .frameNsP99: .percent(10), .hitTestNsMean: .percent(5),
-    .allocationsPerFrame: .exactly(),
+    // Zero stays zero (any allocation appearing is a regression); a peer that allocates does
+    // so by its thread pool's scheduling, a few percent apart between two runs of the same
+    // binary (embree-motion 11.60 and 11.86 a frame): counted exactly, `run --suite default
+    // --repeat 3` twice reported four such "regressions".
+    .allocationsPerFrame: .percent(5),
     // Counted instructions do not move with the host: 1% is a change of the code's own work
     // (compared only when both results counted them). A background build's cost is an
     // average over the windows posted during the measured frames, and which windows those are
