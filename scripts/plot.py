@@ -13,6 +13,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from results_common import best, comparable  # noqa: E402
+
 # Colour-blind-safe colours (Paul Tol's "muted" and "vibrant" schemes) by family, a marker per
 # strategy and a line style per family, so a line reads by any one of the three. Assigned in
 # the registry's order as the results record it (`STYLE`, made by `styles`), so a strategy
@@ -89,7 +92,7 @@ def scene_name(r):
 
 def line_plot(ax, results, x, y, title, xlabel, ylabel):
     for s, (color, marker, line) in STYLE.items():
-        pts = sorted((x(r), y(r)) for r in results if r["strategy"] == s and r.get("comparable", True))
+        pts = sorted((x(r), y(r)) for r in results if r["strategy"] == s and comparable(r))
         if pts:
             ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=marker, color=color, label=s, linestyle=line)
     ax.set_xscale("log")
@@ -101,15 +104,9 @@ def line_plot(ax, results, x, y, title, xlabel, ylabel):
 
 
 def best_by(results, key):
-    """For each key value, the comparable strategy with the smallest mean frame."""
-    best = {}
-    for r in results:
-        if not r.get("comparable", True):
-            continue
-        k = key(r)
-        if k not in best or r["frameNs"]["mean"] < best[k]["frameNs"]["mean"]:
-            best[k] = r
-    return best
+    """For each key value, the comparable strategy with the smallest mean frame (`best`)."""
+    out = {k: best([r for r in results if key(r) == k]) for k in {key(r) for r in results}}
+    return {k: r for k, r in out.items() if r}
 
 
 def grouped_bars(ax, results, group, value, groups, title, ylabel, log=True):
@@ -209,7 +206,7 @@ def main():
     if qs:
         fig, axes = plt.subplots(len(qs), 1, figsize=(7, 3.2 * len(qs)), squeeze=False)
         for ax, q in zip(axes[:, 0], qs):
-            sub = sorted([r for r in rs if r["queriesPerFrame"] == q and r.get("comparable", True)],
+            sub = sorted([r for r in rs if r["queriesPerFrame"] == q and comparable(r)],
                          key=lambda r: r["frameNs"]["mean"])
             lead = sub[:4] + [r for r in sub[4:] if r["strategy"] == "tree-walk"]
             for r in lead:

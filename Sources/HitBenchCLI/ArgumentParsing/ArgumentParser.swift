@@ -238,6 +238,8 @@ enum ArgumentValues {
   }
 
   static func uint64(_ s: String) -> UInt64? { UInt64(s.trimmingWhitespace) }
+  /// A file or directory path: any text but the empty string.
+  static func path(_ s: String) -> String? { s.isEmpty ? nil : s }
 
   /// `MIN-MAX` (or a single N) within 1...100,000.
   static func range(_ s: String) -> ClosedRange<Int>? {

@@ -33,10 +33,8 @@ enum ExportCommand {
       "--out", optional: \.out, valueName: "DIR",
       help:
         "the directory to write boxes.csv and points.csv in (created when missing; both checked before either is written)",
-      expected: "a directory"
-    ) {
-      $0.isEmpty ? nil : $0
-    }
+      expected: "a directory", parse: ArgumentValues.path
+    )
     return p
   }
 

@@ -29,10 +29,9 @@ enum GenerateCommand {
     CommonOptions.seed(&p, \.seed)
     p.option(
       "-o", optional: \.output, valueName: "FILE",
-      help: "the scene file to write (atomically; its directory must exist)", expected: "a file path"
-    ) {
-      $0.isEmpty ? nil : $0
-    }
+      help: "the scene file to write (atomically; its directory must exist)", expected: "a file path",
+      parse: ArgumentValues.path
+    )
     return p
   }
 

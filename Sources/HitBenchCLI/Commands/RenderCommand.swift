@@ -73,15 +73,15 @@ enum RenderCommand {
     }
     do { try FileIO.checkWritable(output) } catch { throw .file(error) }
     let model = try RunCommand.loadScene(o.run, command: "render")
-    let names = model.subtreeInPreorder.count
+    let layers = model.subtreeInPreorder.count
     let kind = o.strategy ?? .treeWalk
     let times = o.times ?? [o.time]
-    let perFrame = names + (o.points.isEmpty ? (o.run.queries.first ?? 0) : o.points.count)
+    let perFrame = layers + (o.points.isEmpty ? (o.run.queries.first ?? 0) : o.points.count)
     guard times.count * perFrame <= shapeLimit else {
       throw .usage(
         command: "render",
         message:
-          "\(times.count) frames x (\(names) layers + \(perFrame - names) points) is more than the \(shapeLimit) shapes a picture draws: fewer frames, points or layers"
+          "\(times.count) frames x (\(layers) layers + \(perFrame - layers) points) is more than the \(shapeLimit) shapes a picture draws: fewer frames, points or layers"
       )
     }
     let queries = o.points.isEmpty ? (o.run.queries.first ?? 0) : o.points.count

@@ -21,14 +21,14 @@ enum ReportCommand {
     p.option(
       "--output", \.output, valueName: "FILE.html",
       help: "where the page goes (default report.html; written atomically, its directory must exist)",
-      expected: "a file path"
-    ) { $0.isEmpty ? nil : $0 }
+      expected: "a file path", parse: ArgumentValues.path
+    )
     p.repeatedOption(
       "--picture", \.pictures, valueName: "FILE.svg",
       help:
         "an SVG picture to show after the first run's targets, as hitbench render draws a frame and an index (repeatable)",
-      expected: "a file path"
-    ) { $0.isEmpty ? nil : $0 }
+      expected: "a file path", parse: ArgumentValues.path
+    )
     return p
   }
 

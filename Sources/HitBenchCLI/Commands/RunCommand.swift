@@ -154,8 +154,8 @@ enum RunCommand {
       "--failures", \.failures, valueName: "DIR",
       help:
         "where --verify writes disagreeing scenes (default run-failures; created when missing, checked before the first frame)",
-      expected: "a directory"
-    ) { $0.isEmpty ? nil : $0 }
+      expected: "a directory", parse: ArgumentValues.path
+    )
     p.option(
       "--format", \.format, valueName: "FORMAT", help: "table (default), json, csv or markdown",
       expected: "table, json, csv or markdown"
@@ -174,22 +174,22 @@ enum RunCommand {
       "--output", optional: \.output, valueName: "FILE",
       help:
         "write the report here (atomically; its directory must exist, checked before the first frame) instead of stdout",
-      expected: "a file path"
-    ) { $0.isEmpty ? nil : $0 }
+      expected: "a file path", parse: ArgumentValues.path
+    )
     p.option(
       "--trace", optional: \.trace, valueName: "FILE.json",
       help:
         "also write the run's timeline for Perfetto or chrome://tracing: each frame's build, update and queries, "
         + "build workers' jobs, background window builds, held waits, late windows (checked before the first frame)",
-      expected: "a file path"
-    ) { $0.isEmpty ? nil : $0 }
+      expected: "a file path", parse: ArgumentValues.path
+    )
     p.option(
       "--report", optional: \.report, valueName: "FILE.html",
       help:
         "also write one self-contained HTML page of the results: every frame, their distribution, phases and CPU, "
         + "targets (as hitbench report does; checked before the first frame)",
-      expected: "a file path"
-    ) { $0.isEmpty ? nil : $0 }
+      expected: "a file path", parse: ArgumentValues.path
+    )
     p.option(
       "--suite", optional: \.suite, valueName: "NAME",
       help: "run a suite from Benchmarks/: \(allSuites.map(\.name).joined(separator: ", "))",

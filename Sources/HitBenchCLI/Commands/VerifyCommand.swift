@@ -73,13 +73,14 @@ enum VerifyCommand {
       expected: "an integer from 0 to 1000000", parse: ArgumentValues.integer(in: 0...1_000_000))
     p.option(
       "--layouts", optional: \.layouts, valueName: "DIR",
-      help: "the real layouts among the large scenes (default the repository's data/scenes)", expected: "a directory"
-    ) { $0.isEmpty ? nil : $0 }
+      help: "the real layouts among the large scenes (default the repository's data/scenes)", expected: "a directory",
+      parse: ArgumentValues.path
+    )
     p.option(
       "--output", \.output, valueName: "DIR",
       help: "where disagreeing scenes are written (default verify-failures; created when missing, checked first)",
-      expected: "a directory"
-    ) { $0.isEmpty ? nil : $0 }
+      expected: "a directory", parse: ArgumentValues.path
+    )
     p.option(
       "--animated", \.animated, valueName: "F", help: "fraction of each random scene's layers animated (default 0.3)",
       expected: "a number from 0 to 1", parse: ArgumentValues.number(in: 0...1))
