@@ -104,10 +104,17 @@ let package = Package(
         "LayerModel", "Allocations", "Clocks", "Columns", "CPrefetch", "CThreads", "CCallgrind", "Tracing",
       ],
       swiftSettings: hotPath + [.enableExperimentalFeature("Lifetimes")]),
+    // Where a layer can be over a time window, from its animations' structure (interval
+    // analysis): the bounds the time-aware strategies index.
+    .target(
+      name: "Motion", dependencies: ["LayerModel", "Presentation", "Columns"],
+      swiftSettings: hotPath + [.enableExperimentalFeature("Lifetimes")]),
     // The hit-test strategies and the generic loops that drive them.
     .target(
       name: "HitTesting",
-      dependencies: ["LayerModel", "Presentation", "Columns", "Clocks", "Allocations", "CCallgrind", "Tracing"],
+      dependencies: [
+        "LayerModel", "Presentation", "Motion", "Columns", "Clocks", "Allocations", "CCallgrind", "Tracing",
+      ],
       swiftSettings: hotPath),
     // Pictures of a frame, its answers and a strategy's index (SVG), for `hitbench render`.
     .target(name: "Rendering", dependencies: ["LayerModel", "Presentation", "HitTesting"], swiftSettings: checked),
@@ -153,8 +160,8 @@ let package = Package(
     .testTarget(
       name: "LayerModelTests",
       dependencies: [
-        "LayerModel", "SceneFormat", "Presentation", "JSON", "FileIO", "Scenes", "Verification", "BenchKit",
-        "Allocations", "TestSupport",
+        "LayerModel", "SceneFormat", "Presentation", "Motion", "JSON", "FileIO", "Scenes", "Verification",
+        "BenchKit", "Allocations", "TestSupport",
       ],
       swiftSettings: checked),
     .testTarget(

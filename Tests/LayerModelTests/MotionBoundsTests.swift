@@ -3,6 +3,7 @@ import Scenes
 import Testing
 import Verification
 
+@testable import Motion
 @_spi(FaultInjection) @testable import Presentation
 
 /// Counts the (time, point, layer) triples where the layer is a candidate for the point at a

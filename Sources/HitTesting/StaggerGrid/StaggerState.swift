@@ -1,6 +1,7 @@
 import Clocks
 import Columns
 import LayerModel
+import Motion
 import Presentation
 
 /// stagger-grid's state: each group's window and box, the queue of groups by window end, the

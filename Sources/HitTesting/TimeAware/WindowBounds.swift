@@ -1,5 +1,6 @@
 import Columns
 import LayerModel
+import Motion
 import Presentation
 
 /// Computes each moving group's bounds over a window into a `WindowSlot`: its root's box and

@@ -1,4 +1,5 @@
 import LayerModel
+import Presentation
 
 extension MotionBounds {
   /// Checks the classification and the last window's boxes (with `HITBENCH_INTERNAL_CHECKS`):

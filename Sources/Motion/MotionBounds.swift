@@ -1,5 +1,6 @@
 import Columns
 import LayerModel
+@_spi(FaultInjection) import Presentation
 
 /// Conservative world boxes over a time window: for each layer and window [t0, t1], a box
 /// holding every point where the layer can be a candidate at any time in the window. Derived

@@ -1,4 +1,5 @@
 import LayerModel
+import Presentation
 
 /// A 2D affine map whose entries are intervals: every map a moving layer can have over a
 /// window. Composition and application by interval arithmetic (conservative, up to rounding:
