@@ -107,8 +107,7 @@ let package = Package(
     // Where a layer can be over a time window, from its animations' structure (interval
     // analysis): the bounds the time-aware strategies index.
     .target(
-      name: "Motion", dependencies: ["LayerModel", "Presentation", "Columns"],
-      swiftSettings: hotPath + [.enableExperimentalFeature("Lifetimes")]),
+      name: "Motion", dependencies: ["LayerModel", "Presentation", "Columns"], swiftSettings: hotPath),
     // The hit-test strategies and the generic loops that drive them.
     .target(
       name: "HitTesting",

@@ -32,6 +32,15 @@ extension ResultsFile {
     }
     let weights = results.map(frames)
     let total = Swift.max(weights.reduce(0, +), 1)
+    // A number every run may hold (read by `value`; a run without it adds nothing): its sum,
+    // and its mean weighted by frames.
+    func sum(_ value: (JSONValue) -> JSONValue?) -> Double {
+      results.reduce(0.0) { s, r in if case .number(let d)? = value(r) { s + d } else { s } }
+    }
+    func weightedMean(_ value: (JSONValue) -> JSONValue?) -> Double {
+      zip(results, weights).reduce(0.0) { s, p in if case .number(let d)? = value(p.0) { s + d * p.1 } else { s } }
+        / total
+    }
     guard case .object(let firstMembers) = results[0] else { return results[0] }
     // Every frame of every run, when each kept them all (stride 1).
     var series: [String: [Double]]? = [:]
@@ -56,13 +65,9 @@ extension ResultsFile {
         } else if key == "frames" || key == "framesOverBudget" || key == "verifiedAnswers"
           || key == "toleratedAnswers" || key == "disagreements" || key == "repeats"
         {
-          let sum = results.reduce(0.0) { s, r in if case .number(let d)? = r[key] { s + d } else { s } }
-          members.append((key, .number(sum)))
+          members.append((key, .number(sum { $0[key] })))
         } else {
-          let mean = zip(results, weights).reduce(0.0) { s, p in
-            if case .number(let d)? = p.0[key] { s + d * p.1 } else { s }
-          }
-          members.append((key, .number(mean / total)))
+          members.append((key, .number(weightedMean { $0[key] })))
         }
       case .object where key == "frameNs" && series?["frameNs"] != nil:
         members.append((key, _summary(Summary(series!["frameNs"]!))))
@@ -71,13 +76,9 @@ extension ResultsFile {
         var pooled: [(String, JSONValue)] = []
         for (stat, v) in stats {
           if stat == "mean" {
-            let mean = zip(results, weights).reduce(0.0) { s, p in
-              if case .number(let d)? = p.0[key]?["mean"] { s + d * p.1 } else { s }
-            }
-            pooled.append((stat, .number(mean / total)))
+            pooled.append((stat, .number(weightedMean { $0[key]?["mean"] })))
           } else if stat == "count" {
-            let n = results.reduce(0.0) { s, r in if case .number(let d)? = r[key]?["count"] { s + d } else { s } }
-            pooled.append((stat, .number(n)))
+            pooled.append((stat, .number(sum { $0[key]?["count"] })))
           } else {
             pooled.append((stat, v))
           }

@@ -15,10 +15,10 @@ import Glibc
 /// step) towards the length where the builds' cost per frame is the queries' growth times
 /// theirs, the least of the sum when the queries grow as a power of the length (a full step
 /// on one window's costs swings: docs/optimisation-log.md, entries 39 and 45). A window built
-/// in the background is then lengthened to 2.5 times the last build, in the wall time its frames take, so the next
-/// window is ready before it is needed, when the queries over the longer window (their
-/// cost grows as a power of the length, measured between windows of different lengths) would
-/// cost less than the wait it saves: at 1,000,000 particles such a floor held windows of
+/// in the background is then lengthened to 2.5 times the last build, in the wall time its
+/// frames take, so the next window is ready before it is needed, when the queries over the
+/// longer window (their cost grows as a power of the length, measured between windows of
+/// different lengths) would cost less than the wait it saves: at 1,000,000 particles such a floor held windows of
 /// seconds whose queries cost far more than the waits they saved (docs/optimisation-log.md,
 /// entry 32); there the wait is counted in the balance instead. Never shorter than 1/60 s nor
 /// longer than 4 s. A pinned length (`StrategyOptions.windowSeconds`) is kept whatever it
