@@ -4,7 +4,6 @@
 Usage: plot.py DIR   (reads DIR/<suite>.json, writes DIR/<suite>.csv and DIR/plots/*.png)
 """
 import csv
-import json
 import os
 import sys
 
@@ -14,7 +13,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from results_common import best, comparable  # noqa: E402
+from results_common import best, comparable, load  # noqa: E402
 
 # Colour-blind-safe colours (Paul Tol's "muted" and "vibrant" schemes) by family, a marker per
 # strategy and a line style per family, so a line reads by any one of the three. Assigned in
@@ -60,12 +59,9 @@ def save(fig, path):
 SUITES = ["default", "scaling", "crossover", "build", "threads", "time-aware", "windows", "animated-fraction", "workloads", "scenes"]
 
 
-def load(d, suite):
-    path = os.path.join(d, suite + ".json")
-    if not os.path.exists(path):
-        return []
-    with open(path) as f:
-        return json.load(f)["results"]
+def results(d, suite):
+    doc = load(d, suite)
+    return doc["results"] if doc else []
 
 
 def flat(r):
@@ -132,7 +128,7 @@ def main():
     d = sys.argv[1]
     plots = os.path.join(d, "plots")
     os.makedirs(plots, exist_ok=True)
-    suites = {s: load(d, s) for s in SUITES}
+    suites = {s: results(d, s) for s in SUITES}
     for s, rs in suites.items():
         write_csv(d, s, rs)
     STYLE.update(styles([r for s in SUITES for r in suites[s]]))

@@ -7,26 +7,17 @@ A placeholder of the template that this script does not fill is an error (exit 1
 a section whose data was never generated must not reach RESULTS.md silently.
 """
 import csv
-import json
 import os
 import re
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from results_common import (END_TO_END, SHARED, best, comparable, cpu_us, faster, find, fmt, interval, mark,  # noqa: E402
+from results_common import (END_TO_END, SHARED, best, comparable, cpu_us, faster, find, fmt, interval, load, mark,  # noqa: E402
                             mean_us, p99_us, ranked, sel, table)
 import results_decision  # noqa: E402
 
 SUITES = ["default", "scaling", "crossover", "build", "threads", "time-aware", "windows", "animated-fraction", "workloads", "scenes"]
-
-
-def load(d, suite):
-    p = os.path.join(d, suite + ".json")
-    if not os.path.exists(p):
-        return None
-    with open(p) as f:
-        return json.load(f)
 
 
 def us(r):

@@ -6,6 +6,9 @@ A windowed strategy whose frames held fewer whole windows than its run asked is 
 comparable (`comparable` false in the JSON): it is shown, marked, and never ranked.
 """
 
+import json
+import os
+
 # The two accountings of a frame (RESULTS.md, "both accountings"): the build charged to hit
 # testing (the end-to-end frame), or the presentation tree shared with the renderer, which
 # builds it anyway to draw (update + queries).
@@ -15,6 +18,16 @@ ACCOUNTINGS = {
     END_TO_END: "end to end (the presentation build charged to hit testing)",
     SHARED: "build shared with the renderer (update + queries)",
 }
+
+
+def load(d, suite):
+    """The results document `scripts/results.sh` wrote for a suite (or a named run) in
+    directory d, or None when there is none."""
+    p = os.path.join(d, suite + ".json")
+    if not os.path.exists(p):
+        return None
+    with open(p) as f:
+        return json.load(f)
 
 
 def fmt(v, digits=1):
