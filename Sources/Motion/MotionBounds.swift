@@ -44,6 +44,8 @@ public final class MotionBounds {
   var piecewiseLinear = ColumnBuffer<Bool>()
   var breakTimes = ColumnBuffer<Double>()
   var breakProgress = ColumnBuffer<Double>()
+  /// Positions at the knots of `_translatedLines` (their times in `breakTimes`).
+  var knots = ColumnBuffer<SIMD2<Double>>()
   static let maximumBreakpoints = 64
   /// Per layer: the window (stamp) its results are for, in `box(of:from:to:)`.
   var computed = ColumnBuffer<UInt32>()
@@ -75,6 +77,7 @@ public final class MotionBounds {
   public init(scene: CompiledScene, semantics: HitTestSemantics = .calayer) {
     self.scene = scene
     self.semantics = semantics
+    clipsEveryLayer = semantics.requiresPointInsideBeforeDescending
     lazy = LazyPresentation(scene: scene, semantics: semantics, columns: .all)
     sharesLazy = false
     _attach()
@@ -89,6 +92,7 @@ public final class MotionBounds {
   public init(sharing lazy: LazyPresentation) {
     scene = lazy.scene
     semantics = lazy.semantics
+    clipsEveryLayer = semantics.requiresPointInsideBeforeDescending
     self.lazy = lazy
     sharesLazy = true
     _attach()
@@ -116,8 +120,10 @@ public final class MotionBounds {
     _windowStamp = 0
     _lastWindow = Interval(.nan)
     let f = lazy.frame
+    unclipped.reserve(n, filling: true)
     for m in 0..<n {
       let p = Int(scene.parent[m])
+      unclipped[m] = !_clips(m) && (p < 0 || unclipped[p])
       moves[m] = scene.bits[m].contains(.animated) || (p >= 0 && moves[p])
       if !moves[m] {
         if sharesLazy {
@@ -132,6 +138,7 @@ public final class MotionBounds {
     piecewiseLinear.reserve(n, filling: false)
     breakTimes.reserve(Self.maximumBreakpoints, filling: 0)
     breakProgress.reserve(Self.maximumBreakpoints, filling: 0)
+    knots.reserve(Self.maximumBreakpoints, filling: .zero)
     for m in 1..<Swift.max(n, 1) where scene.bits[m].contains(.animated) {
       let p = Int(scene.parent[m])
       let b = scene.bits[m]
@@ -157,7 +164,10 @@ public final class MotionBounds {
   /// out of the straight interpolation. Between breakpoints the boxes move linearly, so the
   /// interpolated box, so widened, holds them at every time of the segment. nil when the layer
   /// does not qualify or the animation is not inside its active period for the whole segment.
-  /// Not clipped by clipping ancestors. About one layer evaluation per breakpoint.
+  /// Not clipped by clipping ancestors. A layer whose animation moves only its position takes
+  /// the closed form (`_translatedLines`: about 30 instructions a breakpoint, lines across
+  /// iteration boundaries too); others about one layer evaluation per breakpoint, and none
+  /// across a boundary.
   public func linearBounds(of m: Int, region: Box? = nil, from t0: Double, to t1: Double) -> (start: Box, end: Box)? {
     guard animated, piecewiseLinear[m], t1 > t0 else { return nil }
     let program = scene.animations
@@ -165,7 +175,9 @@ public final class MotionBounds {
     // Where Double resolves the local time too coarsely for the segment (huge offsets or clock
     // times), the evaluated motion is a staircase the lines cannot be trusted to hold.
     let dt = program.clockTimeError(k, from: t0, to: t1)
-    guard dt * 0x1p20 <= t1 - t0,
+    guard dt * 0x1p20 <= t1 - t0 else { return nil }
+    if program.changesPositionOnly(k) { return _translatedLines(m, k, region, from: t0, to: t1, dt: dt) }
+    guard
       let count = program.breakpoints(
         k, from: t0, to: t1, times: breakTimes._unsafeStorage, progress: breakProgress._unsafeStorage,
         capacity: Self.maximumBreakpoints),
@@ -198,8 +210,15 @@ public final class MotionBounds {
       out.maxX = Swift.max(out.maxX, b.maxX - (b0.maxX + (b1.maxX - b0.maxX) * u))
       out.maxY = Swift.max(out.maxY, b.maxY - (b0.maxY + (b1.maxY - b0.maxY) * u))
     }
-    // The interpolation's rounding, relative to the coordinates, and the local time's.
-    let late = 2 * slope * dt
+    return _lines(b0, b1, out, late: 2 * slope * dt)
+  }
+
+  /// The lines from b0 to b1 moved out by `out` (the most a breakpoint's box sticks out of the
+  /// straight interpolation, per edge) and padded for the interpolation's rounding, relative to
+  /// the coordinates, and by `late` for the local time's (nil when not finite).
+  func _lines(_ b0: Box, _ b1: Box, _ out: (minX: Double, minY: Double, maxX: Double, maxY: Double), late: Double)
+    -> (start: Box, end: Box)?
+  {
     let pad = (Swift.abs(b0.minX) + Swift.abs(b0.maxX) + Swift.abs(b1.minX) + Swift.abs(b1.maxX)) * 1e-12 + late
     let padY = (Swift.abs(b0.minY) + Swift.abs(b0.maxY) + Swift.abs(b1.minY) + Swift.abs(b1.maxY)) * 1e-12 + late
     guard pad.isFinite, padY.isFinite else { return nil }
@@ -217,21 +236,21 @@ public final class MotionBounds {
 
   /// Whether neither layer m nor any ancestor clips what is under it (masks, or semantics that
   /// test a point inside a layer before its sublayers): then `linearBounds`, which are not
-  /// clipped, are never wider than the clipped window box. O(depth).
-  public func isUnclipped(_ m: Int) -> Bool {
-    var a = m
-    while a >= 0 {
-      if _clips(a) { return false }
-      a = Int(scene.parentColumn[a])
-    }
-    return true
-  }
+  /// clipped, are never wider than the clipped window box. O(1).
+  public func isUnclipped(_ m: Int) -> Bool { unclipped[m] }
+
+  /// Per layer: `isUnclipped` (computed with the classification, top down).
+  var unclipped = ColumnBuffer<Bool>()
 
   /// Whether layer m clips its sublayers' boxes: it masks, or the semantics test a point inside
   /// a layer before descending into it.
   @inline(__always) func _clips(_ m: Int) -> Bool {
-    scene.bits[m].contains(.masks) || semantics.requiresPointInsideBeforeDescending
+    scene.bits[m].contains(.masks) || clipsEveryLayer
   }
+
+  /// `semantics.requiresPointInsideBeforeDescending`, read once (a copy of the semantics,
+  /// which hold a String, costs a retain where this is read per layer).
+  let clipsEveryLayer: Bool
 
   /// The breakpoints of the last `breakpoints` call in ascending time (an insertion sort: a few
   /// dozen at most; an autoreversed iteration lists its key times backwards).
@@ -254,6 +273,78 @@ public final class MotionBounds {
     return Box(minX: b.minX + d, minY: b.minY + d, maxX: b.maxX - d, maxY: b.maxY - d)
   }
 
+  /// Exact lines for a layer whose animation moves only its position (`linearBounds`' closed
+  /// form): its positions at the window's ends and breakpoints (`positionKnots`: key values
+  /// read, no evaluation between them), each moving one shape (`_TranslatedShape`) by its world
+  /// translation. Lines through the ends' translations, moved out by the most a knot strays
+  /// from them per axis, hold every knot, and so the motion between (straight between knots);
+  /// where an iteration boundary falls inside, both values at it are knots at one time, and
+  /// the lines hold the jump. Padded as the largest box of any knot would be (`_TranslatedShape.pad`),
+  /// for the positions' rounding, and for the local time's error by the steepest of the
+  /// segments and the lines themselves. About 30 instructions a knot, no division but one.
+  func _translatedLines(_ m: Int, _ k: Int, _ region: Box?, from t0: Double, to t1: Double, dt: Double) -> (
+    start: Box, end: Box
+  )? {
+    let scene = self.scene
+    let times = breakTimes._unsafeStorage
+    let positions = knots._unsafeStorage
+    let lean = scene.lean._unsafeStorage + m
+    guard
+      let count = scene.animations.positionKnots(
+        k, from: t0, to: t1, under: SIMD2(lean.pointee.v[0], lean.pointee.v[1]), times: times, positions: positions,
+        capacity: Swift.min(breakTimes.capacity, knots.capacity)),
+      count >= 2
+    else { return nil }
+    let p = Int(scene.parent[m])
+    lazy.ensure(p)
+    let shape = _TranslatedShape(scene.affineTransform(m), lean, lazy.frame.toWorld[p], region)
+    guard shape.invertible else { return nil }
+    let w0 = shape.translation(positions[0])
+    let w1 = shape.translation(positions[count - 1])
+    // Per axis: the most a knot is below (low) or above (high) the chord, the largest
+    // translation and position magnitudes, the steepest change per second.
+    var low = SIMD2<Double>.zero
+    var high = SIMD2<Double>.zero
+    var reach = pointwiseMax(Self._abs(w0), Self._abs(w1))
+    var size = pointwiseMax(Self._abs(positions[0]), Self._abs(positions[count - 1]))
+    var slope = Self._abs(w1 - w0).max() / (t1 - t0)
+    var previous = w0
+    var previousTime = t0
+    let scale = 1 / (t1 - t0)
+    for i in 1..<(count - 1) {
+      let time = times[i]
+      let w = shape.translation(positions[i])
+      let span = time - previousTime
+      // A jump (two knots at one time) has no slope; a short segment cannot be trusted to the
+      // local time's error.
+      if span != 0 {
+        guard span >= 16 * dt else { return nil }
+        slope = Swift.max(slope, Self._abs(w - previous).max() / span)
+      }
+      previous = w
+      previousTime = time
+      reach = pointwiseMax(reach, Self._abs(w))
+      size = pointwiseMax(size, Self._abs(positions[i]))
+      let chord = w0 + (w1 - w0) * ((time - t0) * scale)
+      low = pointwiseMax(low, chord - w)
+      high = pointwiseMax(high, w - chord)
+    }
+    let span = t1 - previousTime
+    if span != 0 {
+      guard span >= 16 * dt else { return nil }
+      slope = Swift.max(slope, Self._abs(w1 - previous).max() / span)
+    }
+    guard let pad = shape.pad(reach: reach, positions: size.max()) else { return nil }
+    let s = shape.sums
+    let b0 = Box(minX: s.minX + w0.x, minY: s.minY + w0.y, maxX: s.maxX + w0.x, maxY: s.maxY + w0.y)
+    let b1 = Box(minX: s.minX + w1.x, minY: s.minY + w1.y, maxX: s.maxX + w1.x, maxY: s.maxY + w1.y)
+    return _lines(
+      b0, b1, (minX: low.x + pad.x, minY: low.y + pad.y, maxX: high.x + pad.x, maxY: high.y + pad.y),
+      late: 2 * slope * dt)
+  }
+
+  @inline(__always) static func _abs(_ v: SIMD2<Double>) -> SIMD2<Double> { SIMD2(Swift.abs(v.x), Swift.abs(v.y)) }
+
   /// The world box of a piecewise-linear layer's bounds and `region` (their union), its
   /// animation at progress f: the lean closed-form level map under the parent's exact world
   /// map, the corners' box, padded (nil when singular or not finite).
@@ -267,6 +358,17 @@ public final class MotionBounds {
       a: t.a, b: t.b, c: t.c, d: t.d, tx: -ax * t.a - ay * t.c + t.tx + v.v[0], ty: -ax * t.b - ay * t.d + t.ty + v.v[1]
     )
     let w = AffineMap.concat(level, parent)
+    // One map, not a set: the frame's own padding (`ConservativeBox.affine`, the corners'
+    // rounding and the exact test's) holds what the test accepts, at about half the interval
+    // arithmetic's cost (docs/optimisation-log.md, entry 37).
+    guard let inverse = w.inverted else { return nil }
+    let b = ConservativeBox.affine(w, inverse: inverse, Self._localBox(v, region))
+    guard b.minX.isFinite, b.maxX.isFinite, b.minY.isFinite, b.maxY.isFinite else { return nil }
+    return b
+  }
+
+  /// A layer's bounds, standardised, joined with `region` when it is not empty.
+  @inline(__always) static func _localBox(_ v: LeanValues, _ region: Box?) -> Box {
     let x0 = v.v[2]
     let x1 = v.v[2] + v.v[4]
     let y0 = v.v[3]
@@ -277,13 +379,65 @@ public final class MotionBounds {
         minX: Swift.min(local.minX, region.minX), minY: Swift.min(local.minY, region.minY),
         maxX: Swift.max(local.maxX, region.maxX), maxY: Swift.max(local.maxY, region.maxY))
     }
-    // One map, not a set: the frame's own padding (`ConservativeBox.affine`, the corners'
-    // rounding and the exact test's) holds what the test accepts, at about half the interval
-    // arithmetic's cost (docs/optimisation-log.md, entry 37).
-    guard let inverse = w.inverted else { return nil }
-    let b = ConservativeBox.affine(w, inverse: inverse, local)
-    guard b.minX.isFinite, b.maxX.isFinite, b.minY.isFinite, b.maxY.isFinite else { return nil }
-    return b
+    return local
+  }
+
+  /// What of a translated layer's world box does not depend on its position (its animation
+  /// changes nothing else): the level map's translation without the position, the world map's
+  /// linear part and its inverse, and the corners' sums (`ConservativeBox.cornerSums`). The
+  /// box at a position is `sums` moved by `translation(_:)` (the world map's translation,
+  /// `_linearBox`'s arithmetic), padded as `ConservativeBox.affine` pads it.
+  struct _TranslatedShape {
+    var levelX: Double
+    var levelY: Double
+    var parent: AffineMap
+    var linear: AffineMap
+    var inverse: AffineMap
+    var sums: Box
+
+    /// Whether the world map is invertible (`_linearBox` answers nil at every position if not).
+    var invertible: Bool
+
+    /// The shape of a layer with affine transform `t` and model values `v` under `parent`.
+    @inline(__always) init(_ t: AffineMap, _ v: UnsafePointer<LeanValues>, _ parent: AffineMap, _ region: Box?) {
+      let ax = v.pointee.v[2] + v.pointee.v[6] * v.pointee.v[4]
+      let ay = v.pointee.v[3] + v.pointee.v[7] * v.pointee.v[5]
+      levelX = -ax * t.a - ay * t.c + t.tx
+      levelY = -ax * t.b - ay * t.d + t.ty
+      self.parent = parent
+      // concat's linear part reads no translation, nor does the inverse's.
+      linear = AffineMap.concat(AffineMap(a: t.a, b: t.b, c: t.c, d: t.d, tx: 0, ty: 0), parent)
+      let inverse = linear.inverted
+      invertible = inverse != nil
+      self.inverse = inverse ?? .identity
+      sums = ConservativeBox.cornerSums(linear, MotionBounds._localBox(v.pointee, region))
+    }
+
+    /// The world map's translation with the layer at `position`.
+    @inline(__always) func translation(_ position: SIMD2<Double>) -> SIMD2<Double> {
+      let tx = levelX + position.x
+      let ty = levelY + position.y
+      return SIMD2(tx * parent.a + ty * parent.c + parent.tx, tx * parent.b + ty * parent.d + parent.ty)
+    }
+
+    /// A pad per axis at least `ConservativeBox.affine`'s for the box at any translation of
+    /// magnitude up to `reach` (its relative 1e-9 and the exact test's slack both grow with the
+    /// magnitudes: the box's coordinates, and the inverse's translation, linear in the
+    /// translation), plus the world image of a position error of a few ulps of `positions`
+    /// (the knots' values against the frame's interpolation). nil when not finite.
+    @inline(__always) func pad(reach: SIMD2<Double>, positions: Double) -> SIMD2<Double>? {
+      let bx = Swift.max(abs(sums.minX), abs(sums.maxX)) + reach.x
+      let by = Swift.max(abs(sums.minY), abs(sums.maxY)) + reach.y
+      var bound = inverse
+      bound.tx = (abs(inverse.a) * reach.x + abs(inverse.c) * reach.y) * (1 + 0x1p-40)
+      bound.ty = (abs(inverse.b) * reach.x + abs(inverse.d) * reach.y) * (1 + 0x1p-40)
+      let slack = ConservativeBox.affineSlack(linear, inverse: bound, reachX: bx, reachY: by)
+      let moved = 1e-12 * positions
+      let x = 2 * bx * 1e-9 + slack.x + 1e-300 + (abs(linear.a) + abs(linear.c)) * moved
+      let y = 2 * by * 1e-9 + slack.y + 1e-300 + (abs(linear.b) + abs(linear.d)) * moved
+      guard x.isFinite, y.isFinite else { return nil }
+      return SIMD2(x, y)
+    }
   }
 
   /// Whether each computation first takes in the scene's changes (`CompiledScene.synchronize`).

@@ -96,6 +96,98 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
     #expect(qualified > 500, "linear bounds were exercised (\(qualified))")
   }
 
+  /// The closed form for a layer whose animation moves only its position (knots, one shape
+  /// translated, `_translatedLines`) holds, interpolated at every sampled time of the window,
+  /// the general path's box there (`_linearBox` at the evaluation's progress: the frame's own
+  /// padded box): for every qualifying layer of random scenes (transforms, anchors, a rotated
+  /// and scaled parent, additive and autoreversed motion) and generated ones, over windows
+  /// inside one iteration and across boundaries, with and without a region.
+  @Test func translatedLinesHoldTheGeneralBoxes() {
+    var checked = 0
+    var lines = 0
+    var rng = SplitMix64(seed: 77)
+    var models = (0..<30).map { _ in Self.translatedLayers(&rng) }
+    models += [SceneKind.particles, .app, .wide].map {
+      SceneGenerator(kind: $0, layers: 300, animatedFraction: 1, seed: 5).make()
+    }
+    for model in models {
+      let builder = PresentationFrameBuilder(root: model)
+      let scene = builder.scene
+      let motion = MotionBounds(scene: scene)
+      for m in 0..<scene.count where motion.piecewiseLinear[m] {
+        let k = Int(scene.animationStart[m])
+        guard scene.animations.changesPositionOnly(k) else { continue }
+        let p = Int(scene.parent[m])
+        motion.lazy.ensure(p)
+        let parent = motion.lazy.frame.toWorld[p]
+        let x = rng.uniform(-300, 300)
+        let y = rng.uniform(-300, 300)
+        let region = Box(minX: x, minY: y, maxX: x + rng.uniform(0, 500), maxY: y + rng.uniform(0, 500))
+        for r in [nil, region] {
+          let t0 = rng.uniform(0, 5)
+          let t1 = t0 + [1.0 / 60, 0.25, 1, 4][rng.below(4)]
+          guard let b = motion.linearBounds(of: m, region: r, from: t0, to: t1) else { continue }
+          lines += 1
+          for i in 0...40 {
+            let t = i == 40 ? t1 : t0 + (t1 - t0) * Double(i) / 40
+            guard let f = scene.animations.progress(k, atLocalTime: t),
+              let general = motion._linearBox(m, k, f, parent, r)
+            else { continue }
+            let s = (t - t0) / (t1 - t0)
+            let at = Box(
+              minX: b.start.minX + (b.end.minX - b.start.minX) * s,
+              minY: b.start.minY + (b.end.minY - b.start.minY) * s,
+              maxX: b.start.maxX + (b.end.maxX - b.start.maxX) * s, maxY: b.start.maxY + (b.end.maxY - b.start.maxY) * s
+            )
+            #expect(
+              at.minX <= general.minX && at.minY <= general.minY && at.maxX >= general.maxX && at.maxY >= general.maxY,
+              "layer \(m), window [\(t0), \(t1)] at \(t): \(general) outside \(at)")
+            checked += 1
+          }
+        }
+      }
+    }
+    #expect(lines > 400 && checked > 10_000, "\(lines) lines, \(checked) boxes checked")
+  }
+
+  /// Layers under a still, rotated and scaled parent, each with its own affine transform,
+  /// anchor and bounds origin, moved by one piecewise-linear animation of position, position.x,
+  /// position.y or opacity (basic from-to, by, or linear keyframes).
+  static func translatedLayers(_ rng: inout SplitMix64) -> Layer {
+    let root = Layer(bounds: Rect(x: 0, y: 0, width: 800, height: 600), position: Point(400, 300))
+    let parent = Layer(bounds: Rect(x: -20, y: 10, width: 500, height: 400), position: Point(300, 250))
+    parent.transform = .rotation(rng.uniform(-3, 3), 0, 0, 1).scaled(rng.uniform(0.2, 3), rng.uniform(0.2, 3), 1)
+    root.addSublayer(parent)
+    for _ in 0..<12 {
+      let l = Layer(
+        bounds: Rect(
+          x: rng.uniform(-50, 50), y: rng.uniform(-50, 50), width: rng.uniform(1, 80), height: rng.uniform(1, 80)),
+        position: Point(rng.uniform(-100, 400), rng.uniform(-100, 400)))
+      l.anchorPoint = Point(rng.uniform(-0.5, 1.5), rng.uniform(-0.5, 1.5))
+      l.transform = .affine(
+        a: rng.uniform(-2, 2), b: rng.uniform(-2, 2), c: rng.uniform(-2, 2), d: rng.uniform(-2, 2),
+        tx: rng.uniform(-30, 30), ty: rng.uniform(-30, 30))
+      let a: PropertyAnimation
+      switch rng.below(5) {
+      case 0:
+        a = BasicAnimation(keyPath: .position, from: .point(Point(0, 0)), to: .point(Point(rng.uniform(-500, 500), 90)))
+      case 1: a = BasicAnimation(keyPath: .positionX, by: .scalar(rng.uniform(-300, 300)))
+      case 2: a = BasicAnimation(keyPath: .positionY, from: .scalar(-40), to: .scalar(rng.uniform(-300, 300)))
+      case 3: a = BasicAnimation(keyPath: .opacity, from: .scalar(0), to: .scalar(1))
+      default:
+        let k = KeyframeAnimation(keyPath: .position)
+        k.values = (0..<(2 + rng.below(3))).map { _ in .point(Point(rng.uniform(-400, 400), rng.uniform(-400, 400))) }
+        a = k
+      }
+      a.duration = rng.uniform(0.2, 3)
+      a.repeatCount = .infinity
+      a.autoreverses = rng.below(2) == 0
+      l.add(a, forKey: "move")
+      parent.addSublayer(l)
+    }
+    return root
+  }
+
   /// A bound one point too small on each side is caught: by the property above, and by the
   /// verification of every time-aware strategy.
   @Test func aMotionBoundOneUnitTooSmallIsCaught() {

@@ -58,6 +58,109 @@ extension FrozenAnimationProgram {
     return acc.count
   }
 
+  /// A lean piecewise-linear record's motion over [t0, t1] in closed form, for a record that
+  /// changes at most its layer's position (`changesPositionOnly`): the position at t0, at every
+  /// breakpoint strictly inside (key times; at an iteration boundary, both the iteration's end
+  /// and the next one's start, at one time) and at t1, in ascending clock time, into `times`
+  /// and `positions` (at most `capacity` each). `under` is the layer's model position. Between
+  /// consecutive knots the position is the straight line through them. The ends' progress is
+  /// the evaluation's (`MediaTiming._position` on the same local time); every value is the
+  /// evaluation's interpolation or a key value read, so within a few ulps of the positions'
+  /// magnitude of what the frame computes (a caller pads for that). Answers how many knots,
+  /// or nil where `breakpoints` does (outside the active period somewhere, too many knots, an
+  /// iteration count Double cannot count by ones). About 20 instructions a knot.
+  package func positionKnots(
+    _ k: Int, from t0: Double, to t1: Double, under: SIMD2<Double>, times out: UnsafeMutablePointer<Double>,
+    positions: UnsafeMutablePointer<SIMD2<Double>>, capacity: Int
+  ) -> Int? {
+    let r = UnsafePointer(records.baseAddress! + k)
+    let d = durations[k].x
+    let total = durations[k].y
+    let begin = r.pointee.timing.beginTime
+    let speed = r.pointee.timing.speed
+    let offset = r.pointee.timing.timeOffset
+    let autoreverses = r.pointee.timing.autoreverses
+    guard d.isFinite, d > 0, t0.isFinite, t1.isFinite, t0 <= t1, capacity >= 2 else { return nil }
+    let a = (t0 - begin) * speed
+    let b = (t1 - begin) * speed
+    guard Swift.min(a, b) >= 0, Swift.max(a, b) < total else { return nil }
+    if r.pointee.offset >= 2 {
+      // anchorPointZ, zPosition or opacity: the position stays the model's.
+      out[0] = t0
+      positions[0] = under
+      out[1] = t1
+      positions[1] = under
+      return 2
+    }
+    let curve = _PositionCurve(self, r, under)
+    guard curve.valid else { return nil }
+    // The ends at the evaluation's progress (`MediaTiming._activeTime` inside the active period).
+    let start = curve.value(MediaTiming._position(at: a + offset, duration: d, autoreverses: autoreverses).progress)
+    let end = curve.value(MediaTiming._position(at: b + offset, duration: d, autoreverses: autoreverses).progress)
+    if speed == 0 {
+      out[0] = t0
+      positions[0] = start
+      out[1] = t1
+      positions[1] = end
+      return 2
+    }
+    // Knots in ascending local time from tau0; reversed at the end when time runs backwards.
+    let tau0 = Swift.min(a, b) + offset
+    let tau1 = Swift.max(a, b) + offset
+    let forwards = speed > 0
+    out[0] = forwards ? t0 : t1
+    positions[0] = forwards ? start : end
+    let first = (tau0 / d).rounded(.down)
+    let last = (tau1 / d).rounded(.down)
+    guard first.magnitude < 0x1p40, last.magnitude < 0x1p40, last - first < Double(capacity) else { return nil }
+    let kt = curve.keyTimes
+    var n = 1
+    var i = first
+    while i <= last {
+      let mirrored = autoreverses && i.truncatingRemainder(dividingBy: 2) != 0
+      if i > first {
+        // The boundary, wherever the evaluation's floor(tau / d) puts it (docs/time-aware.md,
+        // "Iteration boundaries"): the previous iteration's end, then this one's start.
+        guard n + 2 <= capacity else { return nil }
+        let at = begin + (Swift.min(Swift.max(i * d, tau0), tau1) - offset) / speed
+        out[n] = at
+        positions[n] = mirrored ? curve.first : curve.last
+        out[n + 1] = at
+        positions[n + 1] = mirrored ? curve.last : curve.first
+        n += 2
+      }
+      if kt.count > 2 {
+        let origin = i * d
+        for step in 1..<(kt.count - 1) {
+          let j = mirrored ? kt.count - 1 - step : step
+          let tau = origin + (mirrored ? 1 - kt[j] : kt[j]) * d
+          guard tau > tau0 && tau < tau1 else { continue }
+          guard n < capacity else { return nil }
+          out[n] = begin + (tau - offset) / speed
+          positions[n] = curve.key(j)
+          n += 1
+        }
+      }
+      i += 1
+    }
+    guard n < capacity else { return nil }
+    out[n] = forwards ? t1 : t0
+    positions[n] = forwards ? end : start
+    n += 1
+    if !forwards {
+      // Local time ran from t1 down to t0: the knots are in descending clock time.
+      var lo = 0
+      var hi = n - 1
+      while lo < hi {
+        swap(&out[lo], &out[hi])
+        swap(&positions[lo], &positions[hi])
+        lo += 1
+        hi -= 1
+      }
+    }
+    return n
+  }
+
   /// How far, in clock time, a Double evaluation of record k's local time over [t0, t1] (and a
   /// breakpoint's clock time computed back from it) can be from the exact one: a few ulps of
   /// the clock and of the local time, over the speed. Infinite when not finite.
@@ -73,6 +176,15 @@ extension FrozenAnimationProgram {
     return e.isFinite ? e : .infinity
   }
 
+  /// Whether a lean record k changes, of the numbers a layer's 2D box depends on, at most its
+  /// position (`LeanValues` 0 and 1; anchorPointZ, zPosition and opacity move no box): its box
+  /// at any value is then one box translated (`MotionBounds`' closed form).
+  package func changesPositionOnly(_ k: Int) -> Bool {
+    let r = records[k]
+    guard r.lane == .lean else { return false }
+    return r.offset + r.width <= 2 || r.offset >= 8
+  }
+
   /// A lean record's value at progress f, written over `v` (the evaluation's own arithmetic,
   /// `_leanValue`).
   package func leanValue(_ k: Int, progress f: Double, _ v: inout LeanValues) {
@@ -86,5 +198,94 @@ extension FrozenAnimationProgram {
   /// Record k's progress at local time t (the timing rule), or nil when not applied.
   package func progress(_ k: Int, atLocalTime t: Double) -> Double? {
     _active(k, t)?.progress
+  }
+}
+
+/// A piecewise-linear position record's values as `positionKnots` reads them: `_leanValue`'s
+/// arithmetic for a basic animation (its endpoints, found once) or linear keyframes without
+/// timing functions (without the keyframe cursor: a binary search over a few key times), then
+/// the additive step, placed over the model position. Plain numbers and pointers into the
+/// program's arrays (no reference: nothing to retain per use).
+struct _PositionCurve {
+  let numbers: UnsafePointer<Double>
+  let width: Int
+  let offset: Int
+  let additive: Bool
+  let positionTrack: Bool
+  let under: SIMD2<Double>
+  let lanes: SIMD4<Double>
+  /// A keyframe track's key times (empty for a basic animation) and where its values start.
+  let keyTimes: UnsafeBufferPointer<Double>
+  let values: Int
+  /// A basic animation's endpoints.
+  var from = SIMD4<Double>()
+  var to = SIMD4<Double>()
+  /// The values at progress 0 and 1 (an iteration's ends).
+  var first = SIMD2<Double>()
+  var last = SIMD2<Double>()
+  /// False when the record has no value (a basic animation without endpoints) or more key
+  /// times than values.
+  var valid = true
+
+  @inline(__always) init(_ program: FrozenAnimationProgram, _ r: UnsafePointer<AnimationRecord>, _ under: SIMD2<Double>)
+  {
+    numbers = UnsafePointer(program.numbers.baseAddress!)
+    width = Int(r.pointee.width)
+    offset = Int(r.pointee.offset)
+    additive = r.pointee.additive
+    positionTrack = r.pointee.positionTrack
+    self.under = under
+    lanes = offset == 1 ? SIMD4(under.y, 0, 0, 0) : SIMD4(under.x, under.y, 0, 0)
+    values = Int(r.pointee.valueRange.start)
+    if r.pointee.kind == .keyframe {
+      keyTimes = program.times[range: r.pointee.keyRange]
+      valid = keyTimes.count >= 2 && keyTimes.count <= Int(r.pointee.valueRange.count)
+    } else {
+      keyTimes = UnsafeBufferPointer(start: nil, count: 0)
+      if let (a, b) = program._leanEndpoints(r.pointee.leanProperty, lanes, width) {
+        from = a
+        to = b
+      } else {
+        valid = false
+      }
+    }
+    guard valid else { return }
+    first = value(0)
+    last = value(1)
+  }
+
+  /// `width` numbers from `at` as the first lanes of a vector (`FrozenAnimationProgram._loadNumbers`).
+  @inline(__always) func _load(_ at: Int) -> SIMD4<Double> {
+    let p = numbers + at
+    switch width {
+    case 1: return SIMD4(p[0], 0, 0, 0)
+    case 2: return SIMD4(p[0], p[1], 0, 0)
+    default: return SIMD4(p[0], p[1], p[2], p[3])
+    }
+  }
+
+  /// The value at progress f.
+  @inline(__always) func value(_ f: Double) -> SIMD2<Double> {
+    var v: SIMD4<Double>
+    if keyTimes.count >= 2 {
+      let (lo, u) = KeyframeAnimation._segment(keyTimes, f)
+      let a = _load(values + lo * width)
+      let b = _load(values + (lo + 1) * width)
+      let uu = SIMD4<Double>(repeating: u)
+      v = positionTrack ? a + (b - a) * uu : a * SIMD4(repeating: 1 - u) + b * uu
+    } else {
+      v = from * SIMD4(repeating: 1 - f) + to * SIMD4(repeating: f)
+    }
+    return _placed(v)
+  }
+
+  /// Key j's value (the value at its key time: the segment from it at u = 0).
+  @inline(__always) func key(_ j: Int) -> SIMD2<Double> { _placed(_load(values + j * width)) }
+
+  @inline(__always) func _placed(_ value: SIMD4<Double>) -> SIMD2<Double> {
+    var v = value
+    if additive { v = lanes * SIMD4(repeating: 1) + v * SIMD4(repeating: 1) }
+    if width == 2 { return SIMD2(v.x, v.y) }
+    return offset == 0 ? SIMD2(v.x, under.y) : SIMD2(under.x, v.x)
   }
 }

@@ -53,6 +53,14 @@ public enum ConservativeBox {
   /// plane when a corner is not finite.
   @inlinable @inline(__always)
   public static func affine(_ w: AffineMap, inverse: AffineMap, _ b: Box) -> Box {
+    translated(cornerSums(w, b), w, inverse: inverse)
+  }
+
+  /// The box of a rectangle's corners under an affine map's linear part alone (each corner's
+  /// `x a + y c` and `x b + y d`, before the translation is added): what `translated` moves.
+  /// A layer that only translates keeps these across positions (`MotionBounds`).
+  @inlinable @inline(__always)
+  public static func cornerSums(_ w: AffineMap, _ b: Box) -> Box {
     let x0 = b.minX * w.a
     let x1 = b.maxX * w.a
     let y0 = b.minY * w.c
@@ -61,18 +69,22 @@ public enum ConservativeBox {
     let u1 = b.maxX * w.b
     let v0 = b.minY * w.d
     let v1 = b.maxY * w.d
-    let ax = x0 + y0 + w.tx
-    let bx = x1 + y0 + w.tx
-    let cx = x1 + y1 + w.tx
-    let dx = x0 + y1 + w.tx
-    let ay = u0 + v0 + w.ty
-    let by = u1 + v0 + w.ty
-    let cy = u1 + v1 + w.ty
-    let dy = u0 + v1 + w.ty
-    let minX = Swift.min(Swift.min(ax, bx), Swift.min(cx, dx))
-    let minY = Swift.min(Swift.min(ay, by), Swift.min(cy, dy))
-    let maxX = Swift.max(Swift.max(ax, bx), Swift.max(cx, dx))
-    let maxY = Swift.max(Swift.max(ay, by), Swift.max(cy, dy))
+    return Box(
+      minX: Swift.min(Swift.min(x0 + y0, x1 + y0), Swift.min(x1 + y1, x0 + y1)),
+      minY: Swift.min(Swift.min(u0 + v0, u1 + v0), Swift.min(u1 + v1, u0 + v1)),
+      maxX: Swift.max(Swift.max(x0 + y0, x1 + y0), Swift.max(x1 + y1, x0 + y1)),
+      maxY: Swift.max(Swift.max(u0 + v0, u1 + v0), Swift.max(u1 + v1, u0 + v1)))
+  }
+
+  /// `affine`'s box from the corner sums of its linear part (`cornerSums`) and the map with its
+  /// translation: bit for bit the box `affine` gives, since rounding is monotone (the least of
+  /// the corners plus tx is the least of each corner plus tx, each rounded once).
+  @inlinable @inline(__always)
+  public static func translated(_ sums: Box, _ w: AffineMap, inverse: AffineMap) -> Box {
+    let minX = sums.minX + w.tx
+    let minY = sums.minY + w.ty
+    let maxX = sums.maxX + w.tx
+    let maxY = sums.maxY + w.ty
     let slack = affineSlack(
       w, inverse: inverse, reachX: Swift.max(abs(minX), abs(maxX)), reachY: Swift.max(abs(minY), abs(maxY)))
     return padded(minX, minY, maxX, maxY, slackX: slack.x, slackY: slack.y)
