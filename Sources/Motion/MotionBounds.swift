@@ -42,6 +42,8 @@ public final class MotionBounds {
   /// Per layer: its own motion is piecewise linear in clock time, under a fixed parent with an
   /// affine world map (`linearBounds`).
   var piecewiseLinear = ColumnBuffer<Bool>()
+  /// Per layer: piecewise linear, its animation moving only its position (`_translatedLines`).
+  var translates = ColumnBuffer<Bool>()
   var breakTimes = ColumnBuffer<Double>()
   var breakProgress = ColumnBuffer<Double>()
   /// Positions at the knots of `_translatedLines` (their times in `breakTimes`).
@@ -119,6 +121,7 @@ public final class MotionBounds {
     computed.reserve(n, filling: 0)
     _windowStamp = 0
     _lastWindow = Interval(.nan)
+    _lastParent = -1
     let f = lazy.frame
     unclipped.reserve(n, filling: true)
     for m in 0..<n {
@@ -136,6 +139,7 @@ public final class MotionBounds {
       }
     }
     piecewiseLinear.reserve(n, filling: false)
+    translates.reserve(n, filling: false)
     breakTimes.reserve(Self.maximumBreakpoints, filling: 0)
     breakProgress.reserve(Self.maximumBreakpoints, filling: 0)
     knots.reserve(Self.maximumBreakpoints, filling: .zero)
@@ -151,6 +155,7 @@ public final class MotionBounds {
       lazy.ensure(p)
       let flags = f.flags[p]
       piecewiseLinear[m] = flags.contains(.reachable) && !flags.contains(.worldProjective)
+      translates[m] = piecewiseLinear[m] && scene.animations.changesPositionOnly(Int(scene.animationStart[m]))
     }
     _version = scene.changeVersion
     _checkInvariants()
@@ -176,7 +181,7 @@ public final class MotionBounds {
     // times), the evaluated motion is a staircase the lines cannot be trusted to hold.
     let dt = program.clockTimeError(k, from: t0, to: t1)
     guard dt * 0x1p20 <= t1 - t0 else { return nil }
-    if program.changesPositionOnly(k) { return _translatedLines(m, k, region, from: t0, to: t1, dt: dt) }
+    if translates[m] { return _translatedLines(m, k, region, from: t0, to: t1, dt: dt) }
     guard
       let count = program.breakpoints(
         k, from: t0, to: t1, times: breakTimes._unsafeStorage, progress: breakProgress._unsafeStorage,
@@ -295,9 +300,7 @@ public final class MotionBounds {
         capacity: Swift.min(breakTimes.capacity, knots.capacity)),
       count >= 2
     else { return nil }
-    let p = Int(scene.parent[m])
-    lazy.ensure(p)
-    let shape = _TranslatedShape(scene.affineTransform(m), lean, lazy.frame.toWorld[p], region)
+    let shape = _TranslatedShape(scene.affineTransform(m), lean, _fixedParentMap(m), region)
     guard shape.invertible else { return nil }
     let w0 = shape.translation(positions[0])
     let w1 = shape.translation(positions[count - 1])
@@ -342,6 +345,22 @@ public final class MotionBounds {
       b0, b1, (minX: low.x + pad.x, minY: low.y + pad.y, maxX: high.x + pad.x, maxY: high.y + pad.y),
       late: 2 * slope * dt)
   }
+
+  /// The world map of layer m's parent, which never moves (pinned in the lazy frame, so it
+  /// holds until the scene changes): kept for the next layer with the same parent, as
+  /// siblings are computed one after another (a million particles share one parent).
+  @inline(__always) func _fixedParentMap(_ m: Int) -> AffineMap {
+    let p = Int(scene.parent[m])
+    if p != _lastParent {
+      lazy.ensure(p)
+      _lastParentMap = lazy.frame.toWorld[p]
+      _lastParent = p
+    }
+    return _lastParentMap
+  }
+
+  var _lastParent = -1
+  var _lastParentMap = AffineMap.identity
 
   @inline(__always) static func _abs(_ v: SIMD2<Double>) -> SIMD2<Double> { SIMD2(Swift.abs(v.x), Swift.abs(v.y)) }
 

@@ -152,7 +152,8 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
 
   /// Layers under a still, rotated and scaled parent, each with its own affine transform,
   /// anchor and bounds origin, moved by one piecewise-linear animation of position, position.x,
-  /// position.y or opacity (basic from-to, by, or linear keyframes).
+  /// position.y or opacity (basic from-to, by, or linear keyframes), at various speeds (some
+  /// backwards), begin times and offsets.
   static func translatedLayers(_ rng: inout SplitMix64) -> Layer {
     let root = Layer(bounds: Rect(x: 0, y: 0, width: 800, height: 600), position: Point(400, 300))
     let parent = Layer(bounds: Rect(x: -20, y: 10, width: 500, height: 400), position: Point(300, 250))
@@ -182,6 +183,11 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
       a.duration = rng.uniform(0.2, 3)
       a.repeatCount = .infinity
       a.autoreverses = rng.below(2) == 0
+      // Other clocks: faster, slower, backwards (from a begin time after the windows, so that
+      // they run inside the active period), offset.
+      a.speed = [1, 1, 2.5, 0.4, -1, -0.7][rng.below(6)]
+      a.beginTime = a.speed < 0 ? 9 : rng.uniform(-1, 1)
+      a.timeOffset = rng.uniform(0, 1)
       l.add(a, forKey: "move")
       parent.addSublayer(l)
     }
@@ -247,6 +253,57 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
     box.add(a, forKey: "m")
     root.addSublayer(box)
     return root
+  }
+
+  /// An autoreversing move turns at an iteration boundary without a jump: exact lines over a
+  /// window centred on the turn stay within the motion's hull there (the general boxes at dense
+  /// times of the window). Lines that took the start and end of the path as
+  /// the boundary's values (a jump that never happens) reached back to the path's start and
+  /// doubled the candidates a query tests on particles.
+  @Test func linesAcrossAnAutoreversedTurnStayWithinTheMotion() {
+    for keyframes in [false, true] {
+      let root = Layer(bounds: Rect(x: 0, y: 0, width: 400, height: 600), position: Point(200, 300))
+      let box = Layer(bounds: Rect(x: 0, y: 0, width: 40, height: 40), position: Point(0, 0))
+      let a: PropertyAnimation
+      if keyframes {
+        let k = KeyframeAnimation(keyPath: .position)
+        k.values = [.point(Point(0, 0)), .point(Point(100, 20)), .point(Point(300, 500))]
+        a = k
+      } else {
+        a = BasicAnimation(keyPath: .position, from: .point(Point(0, 0)), to: .point(Point(300, 500)))
+      }
+      a.duration = 1
+      a.repeatCount = .infinity
+      a.autoreverses = true
+      box.add(a, forKey: "m")
+      root.addSublayer(box)
+      let builder = PresentationFrameBuilder(root: root)
+      let scene = builder.scene
+      let motion = MotionBounds(scene: scene)
+      let k = Int(scene.animationStart[1])
+      motion.lazy.ensure(0)
+      let parent = motion.lazy.frame.toWorld[0]
+      // Windows centred on a turn: the chord is a point, so the lines hold exactly the hull.
+      for (t0, t1) in [(0.9, 1.1), (1.85, 2.15), (2.95, 3.05)] {
+        guard let b = motion.linearBounds(of: 1, from: t0, to: t1) else {
+          Issue.record("no lines over [\(t0), \(t1)]")
+          continue
+        }
+        var hull = Box.nothing
+        for i in 0...1000 {
+          let t = t0 + (t1 - t0) * Double(i) / 1000
+          if let f = scene.animations.progress(k, atLocalTime: t), let g = motion._linearBox(1, k, f, parent, nil) {
+            hull = hull.union(g)
+          }
+        }
+        let u = b.start.union(b.end)
+        let slack = 1e-6
+        #expect(
+          u.minX >= hull.minX - slack && u.minY >= hull.minY - slack && u.maxX <= hull.maxX + slack
+            && u.maxY <= hull.maxY + slack,
+          "keyframes \(keyframes), [\(t0), \(t1)]: lines \(u) beyond the motion \(hull)")
+      }
+    }
   }
 
   /// Every window ending on (or one ulp either side of) the clock time of an iteration's end:

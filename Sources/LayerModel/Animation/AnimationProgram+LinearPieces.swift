@@ -60,8 +60,9 @@ extension FrozenAnimationProgram {
 
   /// A lean piecewise-linear record's motion over [t0, t1] in closed form, for a record that
   /// changes at most its layer's position (`changesPositionOnly`): the position at t0, at every
-  /// breakpoint strictly inside (key times; at an iteration boundary, both the iteration's end
-  /// and the next one's start, at one time) and at t1, in ascending clock time, into `times`
+  /// breakpoint strictly inside (key times; at an iteration boundary, the iteration's end and
+  /// the next one's start, at one time: a jump, or with autoreverses one value twice) and at t1,
+  /// in ascending clock time, into `times`
   /// and `positions` (at most `capacity` each). `under` is the layer's model position. Between
   /// consecutive knots the position is the straight line through them. The ends' progress is
   /// the evaluation's (`MediaTiming._position` on the same local time); every value is the
@@ -120,13 +121,16 @@ extension FrozenAnimationProgram {
       let mirrored = autoreverses && i.truncatingRemainder(dividingBy: 2) != 0
       if i > first {
         // The boundary, wherever the evaluation's floor(tau / d) puts it (docs/time-aware.md,
-        // "Iteration boundaries"): the previous iteration's end, then this one's start.
+        // "Iteration boundaries"): the previous iteration's end (progress 1, or 0 when that one
+        // ran backwards), then this one's start (0, or 1 when this one runs backwards). With
+        // autoreverses the two are one value: no jump.
         guard n + 2 <= capacity else { return nil }
         let at = begin + (Swift.min(Swift.max(i * d, tau0), tau1) - offset) / speed
+        let previousMirrored = autoreverses && !mirrored
         out[n] = at
-        positions[n] = mirrored ? curve.first : curve.last
+        positions[n] = curve.value(previousMirrored ? 0 : 1)
         out[n + 1] = at
-        positions[n + 1] = mirrored ? curve.last : curve.first
+        positions[n + 1] = curve.value(mirrored ? 1 : 0)
         n += 2
       }
       if kt.count > 2 {
@@ -220,9 +224,6 @@ struct _PositionCurve {
   /// A basic animation's endpoints.
   var from = SIMD4<Double>()
   var to = SIMD4<Double>()
-  /// The values at progress 0 and 1 (an iteration's ends).
-  var first = SIMD2<Double>()
-  var last = SIMD2<Double>()
   /// False when the record has no value (a basic animation without endpoints) or more key
   /// times than values.
   var valid = true
@@ -249,9 +250,6 @@ struct _PositionCurve {
         valid = false
       }
     }
-    guard valid else { return }
-    first = value(0)
-    last = value(1)
   }
 
   /// `width` numbers from `at` as the first lanes of a vector (`FrozenAnimationProgram._loadNumbers`).
