@@ -177,7 +177,7 @@ let package = Package(
       ],
       swiftSettings: checked),
     .testTarget(
-      name: "CLITests", dependencies: ["HitBenchCLI", "BenchmarkSuites", "Allocations", "TestSupport"],
+      name: "CLITests", dependencies: ["HitBenchCLI", "BenchmarkSuites", "BenchKit", "Allocations", "TestSupport"],
       swiftSettings: checked),
   ]
 )

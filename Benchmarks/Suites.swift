@@ -7,7 +7,7 @@ import Scenes
 /// `hitbench-peers` are in them.
 public let allSuites: [Suite] = [
   defaultSuite, scalingSuite, crossoverSuite, buildSuite, threadsSuite, timeAwareSuite, windowsSuite,
-  animatedFractionSuite, workloadsSuite, scenesSuite,
+  animatedFractionSuite, workloadsSuite, scenesSuite, memorySuite,
 ]
 
 /// Strategies whose frame at this size would take seconds: the walks visit every layer of a
@@ -250,4 +250,28 @@ public let scenesSuite = Suite("scenes", "every scene kind at 10,000 layers and 
   ] {
     Run(file: "data/scenes/\(name).json", queries: [100], strategies: ownStrategies, frames: 30, warmup: 5)
   }
+}
+
+/// Memory, by part and in all: one rebuild strategy of each kind, the lazy walk and every
+/// time-aware strategy on particles from 1,000 to 1,000,000 layers. A result's peak resident
+/// memory is its process's so far, so `scripts/memory.sh` runs the suite once per strategy,
+/// each in a process of its own (`--strategy S`), and sizes ascend: then each result's peak is
+/// its strategy's at its size. Run whole in one process, every peak is an upper bound (a met
+/// target still holds; a missed one may be another strategy's). Windows need not be held.
+public let memorySuite = Suite(
+  "memory", "each strategy's memory on particles, 1,000 to 1,000,000 layers (one strategy a process)"
+) {
+  for n in [1000, 10_000, 100_000, 1_000_000] {
+    Run(
+      .particles, layers: n, queries: [100],
+      strategies: [.treeWalk, .grid, .bvhSAH, .lazyWalk, .windowGrid, .staggerGrid, .linearBVH], frames: 4, warmup: 1,
+      windowsAtLeast: 0)
+  }
+} targets: {
+  Target.everyAtMost(
+    "1,000,000 particles, each rebuild or lazy strategy alone in its process: peak RSS <= 1,000 bytes a layer",
+    ResultQuery(scene: "particles", layers: 1_000_000, excludingFamily: "time-aware"), .peakResidentBytesPerLayer, 1000)
+  Target.everyAtMost(
+    "1,000,000 particles, each time-aware strategy alone in its process: peak RSS <= 1,500 bytes a layer",
+    ResultQuery(scene: "particles", layers: 1_000_000, family: "time-aware"), .peakResidentBytesPerLayer, 1500)
 }

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# The memory breakdown (issue: cost that follows the work): each strategy on particles at
-# 1,000 to 1,000,000 layers in a process of its own, so the peak resident memory is that run's
-# alone, with the live-heap parts every result carries (model, compiled scene, frame with its
-# builder, the strategy's state; docs/results-schema.md); the model generated whole (one
-# verified run); and `generate`'s own peak. Writes memory.csv, memory-generate.csv,
+# The memory breakdown (issue: cost that follows the work): the `memory` suite (Benchmarks/
+# Suites.swift: particles at 1,000 to 1,000,000 layers) once per strategy, each strategy in a
+# process of its own, so the peak resident memory a result reports is its strategy's alone,
+# with the live-heap parts every result carries (model, compiled scene, frame with its builder,
+# the strategy's state; docs/results-schema.md); the model generated whole (one verified run);
+# and `generate`'s own peak. Writes memory.csv (a row per strategy and size), memory-targets.json
+# (the suite's targets, each judged where its strategies ran), memory-generate.csv,
 # memory-model-whole.csv and memory-meta.txt (the commit measured) into DIR (default
 # data/results). About 7 minutes.
 #   bash scripts/memory.sh [DIR]
@@ -17,20 +19,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 strategies=(tree-walk grid bvh-sah lazy-walk window-grid stagger-grid linear-bvh)
 sizes=(1000 10000 100000 1000000)
-first=1
-for n in "${sizes[@]}"; do
-  for s in "${strategies[@]}"; do
-    echo "memory: $s at $n layers" >&2
-    /usr/bin/time -f "%M" -o "$tmp/rss" "$bin" run --scene particles --layers "$n" --strategy "$s" --queries 100 \
-      --frames 4 --warmup 1 --pacing back-to-back --format csv > "$tmp/run.csv"
-    rss_kib=$(tail -1 "$tmp/rss")
-    if [ "$first" = 1 ]; then
-      echo "$(head -1 "$tmp/run.csv"),maxRSSKiB" > "$tmp/memory.csv"
-      first=0
-    fi
-    tail -n +2 "$tmp/run.csv" | sed "s/\$/,$rss_kib/" >> "$tmp/memory.csv"
-  done
+runs=()
+for s in "${strategies[@]}"; do
+  echo "memory: $s, every size, in a process of its own" >&2
+  "$bin" run --suite memory --strategy "$s" --pacing back-to-back --format json > "$tmp/$s.json"
+  runs+=("$tmp/$s.json")
 done
+python3 scripts/memory_merge.py "$tmp/memory.csv" "$tmp/targets.json" "${runs[@]}"
 # The model generated whole (what --verify and the kinds that do not seal their top-level
 # layers hold): one verified run at the largest size.
 top=${sizes[${#sizes[@]}-1]}
@@ -47,6 +42,7 @@ commit=$(git rev-parse HEAD)
 git diff --quiet HEAD -- Sources Package.swift || commit="$commit+uncommitted"
 echo "commit=$commit date=$(date -u +%Y-%m-%dT%H:%MZ)" > "$out/memory-meta.txt"
 mv "$tmp/memory.csv" "$out/memory.csv"
+mv "$tmp/targets.json" "$out/memory-targets.json"
 mv "$tmp/generate.csv" "$out/memory-generate.csv"
 mv "$tmp/whole.csv" "$out/memory-model-whole.csv"
-echo "memory: wrote $out/memory.csv, $out/memory-generate.csv and $out/memory-model-whole.csv" >&2
+echo "memory: wrote $out/memory.csv, $out/memory-targets.json, $out/memory-generate.csv and $out/memory-model-whole.csv" >&2

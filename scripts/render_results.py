@@ -7,6 +7,7 @@ A placeholder of the template that this script does not fill is an error (exit 1
 a section whose data was never generated must not reach RESULTS.md silently.
 """
 import csv
+import json
 import os
 import re
 import subprocess
@@ -417,22 +418,22 @@ def main():
     per = lambda r, k: float(r[k]) / float(r["layers"])
     top = max(float(r["layers"]) for r in mem)
     rows = []
-    missed = []
     for r in [r for r in mem if float(r["layers"]) == top]:
         parts = [per(r, k) for k in ("modelBytes", "compiledSceneBytes", "frameBytes", "strategyBytes")]
         peak = float(r["maxRSSKiB"]) * 1024 / float(r["layers"])
-        # The issue's targets at 1,000,000 particles: 1 KB a layer for rebuild and lazy
-        # strategies, 1.5 KB for time-aware ones.
-        limit = 1500 if r["family"] == "time-aware" else 1000
-        met = peak <= limit
-        if not met:
-            missed.append(f"{r['strategy']} {peak:,.0f} ({(peak / limit - 1) * 100:.0f}% over {limit:,})")
-        rows.append([r["strategy"], r["family"]] + [fmt(p, 0) for p in parts] +
-                    [fmt(sum(parts), 0), fmt(peak, 0), f"{limit:,}", "met" if met else "NOT met"])
+        rows.append([r["strategy"], r["family"]] + [fmt(p, 0) for p in parts] + [fmt(sum(parts), 0), fmt(peak, 0)])
     v["memory_table"] = table(["strategy", "family", "model", "compiled scene", "frame + builder", "strategy state",
-                               "sum of parts", "peak RSS", "target", "verdict"], rows)
-    v["memory_missed"] = ("Every strategy is within its target." if not missed else
-                          "Not within its target: " + "; ".join(missed) + ".")
+                               "sum of parts", "peak RSS"], rows)
+    # The targets and their verdicts are the `memory` suite's (Benchmarks/Suites.swift), judged
+    # by hitbench in each strategy's own process and merged by scripts/memory_merge.py.
+    tp = os.path.join(d, "memory-targets.json")
+    if os.path.exists(tp):
+        found = json.load(open(tp))["targets"]
+        v["memory_missed"] = table(["target (suite memory)", "measured", "verdict"],
+                                   [[t["name"], t["measured"], t["status"]] for t in found])
+    else:
+        v["memory_missed"] = ("The `memory` suite's targets were not judged on this data (no memory-targets.json: "
+                              "`bash scripts/memory.sh` measures them).")
     v["memory_layers"] = f"{int(top):,}"
     sizes = sorted({float(r["layers"]) for r in mem})
     first = mem[0]["strategy"]

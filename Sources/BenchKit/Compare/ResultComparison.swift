@@ -118,7 +118,7 @@ public struct ResultComparison: Sendable {
     var cur: JSONValue? = r
     for k in metric.jsonPath { cur = cur?[k] }
     guard case .number(let d)? = cur else { return nil }
-    return metric == .presentationNsPerLayer ? Self.perLayer(d, r) : d
+    return metric.isPerLayer ? Self.perLayer(d, r) : d
   }
 
   static func perLayer(_ d: Double, _ r: JSONValue) -> Double? {
@@ -166,7 +166,7 @@ public struct ResultComparison: Sendable {
     }
     let na = Swift.max(number(a, "count"), 1)
     let nb = Swift.max(number(b, "count"), 1)
-    let scale = metric == .presentationNsPerLayer ? (perLayer(1, a) ?? 1) : 1
+    let scale = metric.isPerLayer ? (perLayer(1, a) ?? 1) : 1
     if statistic == "mean" {
       let sa = number(a, "stddev")
       let sb = number(b, "stddev")

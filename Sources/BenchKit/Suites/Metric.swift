@@ -9,6 +9,9 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
   case nsPerQuery, nsPerCandidate, allocationsPerFrame, framesOverBudget, testedPerQuery, indexBytes, windowsHeld
   /// The presentation build's mean divided by the layer count (derived, not in the JSON).
   case presentationNsPerLayer
+  /// The process's peak resident memory divided by the layer count (derived): a strategy's own
+  /// only in a run of that strategy alone in its process (`scripts/memory.sh`, suite `memory`).
+  case peakResidentBytesPerLayer
   /// Instructions per measured frame (build + update + queries) and per background window
   /// build, when the run counted them (`--instructions`; JSON `instructions`).
   case instructionsPerFrame, instructionsPerBackgroundBuild
@@ -43,6 +46,7 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     case .framesOverBudget: ["framesOverBudget"]
     case .testedPerQuery: ["testedPerQuery"]
     case .indexBytes: ["indexBytes"]
+    case .peakResidentBytesPerLayer: ["peakResidentBytes"]
     case .windowsHeld: ["windowsHeld"]
     case .instructionsPerFrame: [Self.instructionsKey, "framePerFrame"]
     case .instructionsPerBackgroundBuild: [Self.instructionsKey, "perBackgroundBuild"]
@@ -73,6 +77,7 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     case .indexBytes: Double(m.indexBytes)
     case .windowsHeld: m.windowsHeld
     case .presentationNsPerLayer: m.presentationNs.mean / Double(Swift.max(m.layers, 1))
+    case .peakResidentBytesPerLayer: Double(m.peakResidentBytes) / Double(Swift.max(m.layers, 1))
     case .instructionsPerFrame: m.instructions?.framePerFrame ?? 0
     case .instructionsPerBackgroundBuild: m.instructions?.perBackgroundBuild ?? 0
     }
@@ -136,6 +141,9 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
       m.frameTimings.map(a), m.frameTimings.map(b), length: Runner.blockFrames, statistic: sa, of: sb)
   }
 
+  /// Whether the metric is its JSON number divided by the result's layer count.
+  public var isPerLayer: Bool { self == .presentationNsPerLayer || self == .peakResidentBytesPerLayer }
+
   /// Whether the metric is a time.
   public var isTime: Bool { jsonPath.first?.hasSuffix("Ns") == true || self == .nsPerQuery || self == .nsPerCandidate }
 
@@ -163,6 +171,7 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
       return us >= 10_000 ? _fixed(us / 1000, 2) + " ms" : _fixed(us, us < 10 ? 2 : 1) + " us"
     }
     if isInstructionCount { return formatCount(v) }
+    if self == .peakResidentBytesPerLayer { return formatCount(v.rounded()) + " bytes a layer" }
     return _fixed(v, v.rounded() == v ? 0 : 3)
   }
 }
