@@ -313,10 +313,14 @@ public final class MotionBounds {
     var slope = Self._abs(w1 - w0).max() / (t1 - t0)
     var previous = w0
     var previousTime = t0
+    var lowest = pointwiseMin(w0, w1)
+    var highest = pointwiseMax(w0, w1)
     let scale = 1 / (t1 - t0)
     for i in 1..<(count - 1) {
       let time = times[i]
       let w = shape.translation(positions[i])
+      lowest = pointwiseMin(lowest, w)
+      highest = pointwiseMax(highest, w)
       let span = time - previousTime
       // A jump (two knots at one time) has no slope; a short segment cannot be trusted to the
       // local time's error.
@@ -341,10 +345,30 @@ public final class MotionBounds {
     let s = shape.sums
     let b0 = Box(minX: s.minX + w0.x, minY: s.minY + w0.y, maxX: s.maxX + w0.x, maxY: s.maxY + w0.y)
     let b1 = Box(minX: s.minX + w1.x, minY: s.minY + w1.y, maxX: s.maxX + w1.x, maxY: s.maxY + w1.y)
+    let late = 2 * slope * dt
+    // Lines bent far from straight (a turn or a jump inside) reach out at both ends, and an index
+    // lists the union of the two: where that is much larger than the motion's own hull, the
+    // hull, held at every time, lists less (the knots' hull: exact, as the lines are).
+    let outX = low.x + high.x
+    let outY = low.y + high.y
+    let spanX = Swift.max(b0.maxX, b1.maxX) - Swift.min(b0.minX, b1.minX) + outX
+    let spanY = Swift.max(b0.maxY, b1.maxY) - Swift.min(b0.minY, b1.minY) + outY
+    let hullX = highest.x - lowest.x + (s.maxX - s.minX)
+    let hullY = highest.y - lowest.y + (s.maxY - s.minY)
+    if spanX * spanY > Self.linesAtMost * hullX * hullY {
+      let hull = Box(
+        minX: s.minX + lowest.x, minY: s.minY + lowest.y, maxX: s.maxX + highest.x, maxY: s.maxY + highest.y)
+      return _lines(hull, hull, (minX: pad.x, minY: pad.y, maxX: pad.x, maxY: pad.y), late: late)
+    }
     return _lines(
-      b0, b1, (minX: low.x + pad.x, minY: low.y + pad.y, maxX: high.x + pad.x, maxY: high.y + pad.y),
-      late: 2 * slope * dt)
+      b0, b1, (minX: low.x + pad.x, minY: low.y + pad.y, maxX: high.x + pad.x, maxY: high.y + pad.y), late: late)
   }
+
+  /// How much larger than the motion's hull the union of a translated layer's lines may be
+  /// before the hull is used instead (`_translatedLines`). Chosen by instruction counts a query
+  /// on particles 20k, Q = 100, 1 s windows (docs/optimisation-log.md, entry 47): 1.5 lists
+  /// fewer than 1.25 or 2, and far fewer than lines always or the hull always.
+  static let linesAtMost = 1.5
 
   /// The world map of layer m's parent, which never moves (pinned in the lazy frame, so it
   /// holds until the scene changes): kept for the next layer with the same parent, as

@@ -150,6 +150,46 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
     #expect(lines > 400 && checked > 10_000, "\(lines) lines, \(checked) boxes checked")
   }
 
+  /// What an index lists for translated lines (the union of their two ends) is never more than
+  /// `MotionBounds.linesAtMost` times the motion's own hull over the window (the general boxes
+  /// at dense times, a lower bound of the hull): lines bent by a jump or a turn give way to
+  /// the hull. Windows of a quarter to four seconds over repeating, autoreversing or not.
+  @Test func translatedLinesListAtMostTheirShareOfTheHull() {
+    var rng = SplitMix64(seed: 5)
+    var checked = 0
+    var hulls = 0
+    for _ in 0..<20 {
+      let builder = PresentationFrameBuilder(root: Self.translatedLayers(&rng))
+      let scene = builder.scene
+      let motion = MotionBounds(scene: scene)
+      for m in 0..<scene.count where motion.translates[m] {
+        let k = Int(scene.animationStart[m])
+        let p = Int(scene.parent[m])
+        motion.lazy.ensure(p)
+        let parent = motion.lazy.frame.toWorld[p]
+        let t0 = rng.uniform(0, 5)
+        let t1 = t0 + [0.25, 1, 4][rng.below(3)]
+        guard let b = motion.linearBounds(of: m, from: t0, to: t1) else { continue }
+        var hull = Box.nothing
+        for i in 0...400 {
+          let t = t0 + (t1 - t0) * Double(i) / 400
+          if let f = scene.animations.progress(k, atLocalTime: t), let g = motion._linearBox(m, k, f, parent, nil) {
+            hull = hull.union(g)
+          }
+        }
+        guard !hull.isEmpty else { continue }
+        let u = b.start.union(b.end)
+        let area = (u.maxX - u.minX) * (u.maxY - u.minY)
+        let hullArea = (hull.maxX - hull.minX) * (hull.maxY - hull.minY)
+        // The sampled hull misses at most a sample step of motion at each end: 1% slack.
+        #expect(area <= MotionBounds.linesAtMost * hullArea * 1.01, "layer \(m), [\(t0), \(t1)]: \(u) against \(hull)")
+        if b.start == b.end { hulls += 1 }
+        checked += 1
+      }
+    }
+    #expect(checked > 100 && hulls > 5, "\(checked) lines checked, \(hulls) gave way to the hull")
+  }
+
   /// Layers under a still, rotated and scaled parent, each with its own affine transform,
   /// anchor and bounds origin, moved by one piecewise-linear animation of position, position.x,
   /// position.y or opacity (basic from-to, by, or linear keyframes), at various speeds (some
