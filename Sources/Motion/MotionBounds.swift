@@ -395,11 +395,8 @@ public final class MotionBounds {
     var v = scene.lean[m]
     scene.animations.leanValue(k, progress: f, &v)
     let t = scene.affineTransform(m)
-    let ax = v.v[2] + v.v[6] * v.v[4]
-    let ay = v.v[3] + v.v[7] * v.v[5]
-    let level = AffineMap(
-      a: t.a, b: t.b, c: t.c, d: t.d, tx: -ax * t.a - ay * t.c + t.tx + v.v[0], ty: -ax * t.b - ay * t.d + t.ty + v.v[1]
-    )
+    let offset = Self._levelTranslation(t, v)
+    let level = AffineMap(a: t.a, b: t.b, c: t.c, d: t.d, tx: offset.x + v.v[0], ty: offset.y + v.v[1])
     let w = AffineMap.concat(level, parent)
     // One map, not a set: the frame's own padding (`ConservativeBox.affine`, the corners'
     // rounding and the exact test's) holds what the test accepts, at about half the interval
@@ -408,6 +405,14 @@ public final class MotionBounds {
     let b = ConservativeBox.affine(w, inverse: inverse, Self._localBox(v, region))
     guard b.minX.isFinite, b.maxX.isFinite, b.minY.isFinite, b.maxY.isFinite else { return nil }
     return b
+  }
+
+  /// The lean level map's translation but for the position: the anchor's offset in the bounds
+  /// through the transform, plus its translation (the position is added to this, last).
+  @inline(__always) static func _levelTranslation(_ t: AffineMap, _ v: LeanValues) -> (x: Double, y: Double) {
+    let ax = v.v[2] + v.v[6] * v.v[4]
+    let ay = v.v[3] + v.v[7] * v.v[5]
+    return (-ax * t.a - ay * t.c + t.tx, -ax * t.b - ay * t.d + t.ty)
   }
 
   /// A layer's bounds, standardised, joined with `region` when it is not empty.
@@ -443,10 +448,7 @@ public final class MotionBounds {
 
     /// The shape of a layer with affine transform `t` and model values `v` under `parent`.
     @inline(__always) init(_ t: AffineMap, _ v: UnsafePointer<LeanValues>, _ parent: AffineMap, _ region: Box?) {
-      let ax = v.pointee.v[2] + v.pointee.v[6] * v.pointee.v[4]
-      let ay = v.pointee.v[3] + v.pointee.v[7] * v.pointee.v[5]
-      levelX = -ax * t.a - ay * t.c + t.tx
-      levelY = -ax * t.b - ay * t.d + t.ty
+      (levelX, levelY) = MotionBounds._levelTranslation(t, v.pointee)
       self.parent = parent
       // concat's linear part reads no translation, nor does the inverse's.
       linear = AffineMap.concat(AffineMap(a: t.a, b: t.b, c: t.c, d: t.d, tx: 0, ty: 0), parent)

@@ -151,7 +151,11 @@ package final class FrozenAnimationProgram: @unchecked Sendable {
 
   /// `w` (1, 2 or 4) numbers as the first lanes of a vector, built whole (see `LeanValues.load`).
   @inline(__always) func _loadNumbers(_ at: Int, _ w: Int) -> SIMD4<Double> {
-    let p = numbers.baseAddress! + at
+    Self._lanes(numbers.baseAddress! + at, w)
+  }
+
+  /// `w` (1, 2 or 4) numbers from `p` as the first lanes of a vector.
+  @inline(__always) static func _lanes(_ p: UnsafePointer<Double>, _ w: Int) -> SIMD4<Double> {
     switch w {
     case 1: return SIMD4(p[0], 0, 0, 0)
     case 2: return SIMD4(p[0], p[1], 0, 0)

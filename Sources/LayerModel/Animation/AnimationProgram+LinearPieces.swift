@@ -252,15 +252,8 @@ struct _PositionCurve {
     }
   }
 
-  /// `width` numbers from `at` as the first lanes of a vector (`FrozenAnimationProgram._loadNumbers`).
-  @inline(__always) func _load(_ at: Int) -> SIMD4<Double> {
-    let p = numbers + at
-    switch width {
-    case 1: return SIMD4(p[0], 0, 0, 0)
-    case 2: return SIMD4(p[0], p[1], 0, 0)
-    default: return SIMD4(p[0], p[1], p[2], p[3])
-    }
-  }
+  /// `width` numbers from `at` as the first lanes of a vector.
+  @inline(__always) func _load(_ at: Int) -> SIMD4<Double> { FrozenAnimationProgram._lanes(numbers + at, width) }
 
   /// The value at progress f.
   @inline(__always) func value(_ f: Double) -> SIMD2<Double> {
