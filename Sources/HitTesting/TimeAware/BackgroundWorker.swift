@@ -72,6 +72,10 @@ final class BackgroundWorker: @unchecked Sendable {
   /// caller waits first).
   func post() {
     wait()
+    // Not counted by `run --instructions` either: waking a parked thread takes more
+    // instructions than posting to one still running, and which it is follows the host.
+    let paused = hitbench_count_pause()
+    defer { hitbench_count_resume(paused) }
     pthread_mutex_lock(mutex)
     posted.add(1, ordering: .releasing)
     pthread_cond_broadcast(wake)
