@@ -181,7 +181,7 @@ public final class MotionBounds {
     // times), the evaluated motion is a staircase the lines cannot be trusted to hold.
     let dt = program.clockTimeError(k, from: t0, to: t1)
     guard dt * 0x1p20 <= t1 - t0 else { return nil }
-    if translates[m] { return _translatedLines(m, k, region, from: t0, to: t1, dt: dt) }
+    if translates[m] { return _translatedLines(m, k, program, region, from: t0, to: t1, dt: dt) }
     guard
       let count = program.breakpoints(
         k, from: t0, to: t1, times: breakTimes._unsafeStorage, progress: breakProgress._unsafeStorage,
@@ -287,7 +287,11 @@ public final class MotionBounds {
   /// the lines hold the jump. Padded as the largest box of any knot would be (`_TranslatedShape.pad`),
   /// for the positions' rounding, and for the local time's error by the steepest of the
   /// segments and the lines themselves. About 30 instructions a knot, no division but one.
-  func _translatedLines(_ m: Int, _ k: Int, _ region: Box?, from t0: Double, to t1: Double, dt: Double) -> (
+  /// `program` is the scene's, passed in (read from the scene's variable again, it is retained
+  /// and released once more a group).
+  func _translatedLines(
+    _ m: Int, _ k: Int, _ program: FrozenAnimationProgram, _ region: Box?, from t0: Double, to t1: Double, dt: Double
+  ) -> (
     start: Box, end: Box
   )? {
     let scene = self.scene
@@ -295,7 +299,7 @@ public final class MotionBounds {
     let positions = knots._unsafeStorage
     let lean = scene.lean._unsafeStorage + m
     guard
-      let count = scene.animations.positionKnots(
+      let count = program.positionKnots(
         k, from: t0, to: t1, under: SIMD2(lean.pointee.v[0], lean.pointee.v[1]), times: times, positions: positions,
         capacity: Swift.min(breakTimes.capacity, knots.capacity)),
       count >= 2

@@ -54,7 +54,7 @@ public struct ReportColumn: Sendable, Hashable {
     .mean, .meanInterval,
     .p99, .max, .median, .p90, .min, .stddev, .build, .update, .queriesTime, .hitTest, .cpu, .cpuThread, .cpuHelpers,
     .cpuPerWall, .overBudget, .allocations, .bytes, .nsPerQuery, .nsPerCandidate, .candidates, .tested, .rows,
-    .reindexed, .windowMs, .windows,
+    .reindexed, .windowMs, .windows, .late,
     .indexKiB, .memory, .peak, .queryFloor, .updateFloor, .speedup, .instructions, .instructionsBuild,
     .instructionsUpdate, .instructionsQueries, .instructionsBackground, .instructionsPerQuery, .note,
   ]
@@ -188,6 +188,12 @@ public struct ReportColumn: Sendable, Hashable {
   }
   static let windows = ReportColumn("windows", "windows", "windows the measured frames span") { m, _ in
     m.windowsHeld > 0 ? _fixed(m.windowsHeld, 1) : "-"
+  }
+  static let late = ReportColumn(
+    "late", "late/waited",
+    "measured frames answered from a window past its hand-over (the next not yet built) / frames that waited for it"
+  ) { m, _ in
+    m.windowMs > 0 ? "\(m.lateFrames)/\(m.waitedFrames)" : "-"
   }
   static let indexKiB = ReportColumn("index-kib", "KiB", "the strategy's memory footprint") { m, _ in
     _fixed(Double(m.indexBytes) / 1024, 0)

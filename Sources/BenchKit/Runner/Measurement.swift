@@ -73,11 +73,17 @@ public struct Measurement: Sendable {
   /// and how many such windows the measured frames span.
   public var windowMs: Double
   public var windowsHeld: Double
+  /// Measured frames a windowed strategy answered from a window past its hand-over (the next
+  /// one not yet built), and frames whose update waited for the background builder.
+  public var lateFrames = 0
+  public var waitedFrames = 0
   /// The whole windows the run asked a windowed strategy to hold (`RunConfiguration.windowsAtLeast`;
   /// 0: none asked, and one is the least a result needs).
   public var windowsWanted = 0.0
   /// What a window length chosen by cost minimised (`RunConfiguration.windowCost`).
   public var windowCost = WindowCost.wall.rawValue
+  /// How far past its hand-over a window's bounds reached (`RunConfiguration.windowOverlap`).
+  public var windowOverlap = StrategyOptions().windowOverlap
   /// A windowed strategy whose measured frames hold fewer whole windows than asked (at least
   /// one): its mean and p99 carry its re-indexes in another proportion than a longer run's, so
   /// its result is not comparable with the others'.

@@ -50,6 +50,8 @@ public struct RunConfiguration: Sendable {
   public var windowSeconds: Double?
   /// What the time-aware strategies' window length, when chosen by cost, minimises.
   public var windowCost = WindowCost.wall
+  /// How far past its hand-over a time-aware window's bounds reach, as a share of its length.
+  public var windowOverlap = StrategyOptions().windowOverlap
   /// A time-aware strategy's run goes on past `frames` until its measured frames hold this
   /// many whole windows, up to `longestRunFactor` times `frames` (0: exactly `frames`). The
   /// window length is chosen by cost as the run goes (long at small Q), so no frame count set

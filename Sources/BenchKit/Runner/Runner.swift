@@ -164,7 +164,8 @@ public enum Runner {
       loop.warmup = c.warmup
       loop.windowsAtLeast = c.windowsAtLeast
       loop.animated = !c.modelTree
-      loop.options = StrategyOptions(windowSeconds: c.windowSeconds, windowCost: c.windowCost)
+      loop.options = StrategyOptions(
+        windowSeconds: c.windowSeconds, windowCost: c.windowCost, windowOverlap: c.windowOverlap)
       loop.realTime = c.pacing == .realTime
       loop.countedPhase = c.countedPhase
       let floors = Floors.measure(loop: loop, warmup: c.warmup)
@@ -492,6 +493,8 @@ final class _Recorder: FrameLoopHooks {
       testedPerQuery: outcome.testedPerQuery, verifiedAnswers: verified, toleratedAnswers: tolerated,
       disagreements: disagreements, queryFloorNs: floors.queryNs, updateFloorNs: floors.updateNs)
     m.windowPinned = c.windowSeconds != nil && m.windowMs > 0
+    m.lateFrames = measured.reduce(0) { $0 + $1.counters.lateFrames }
+    m.waitedFrames = measured.reduce(0) { $0 + $1.counters.waitedFrames }
     m.cpuThreadNs = summary(\.cpuThreadNs)
     m.cpuBuildWorkersNs = summary(\.cpuBuildWorkersNs)
     m.cpuBackgroundNs = summary(\.cpuBackgroundNs)
@@ -502,6 +505,7 @@ final class _Recorder: FrameLoopHooks {
     m.repeats = c.repeats
     m.windowsWanted = c.windowsAtLeast
     m.windowCost = c.windowCost.rawValue
+    m.windowOverlap = c.windowOverlap
     m.computeIntervals()
     m.tree = c.modelTree ? HitTestTree.model.rawValue : HitTestTree.presentation.rawValue
     m.pacing = c.pacing.rawValue

@@ -7,6 +7,9 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
   case hitTestNsMean, hitTestNsMedian, presentationNsMean, presentationNsMedian, updateNsMean, updateNsMedian
   case queriesNsMean, queriesNsMedian, cpuNsMean
   case nsPerQuery, nsPerCandidate, allocationsPerFrame, framesOverBudget, testedPerQuery, indexBytes, windowsHeld
+  /// Measured frames whose update waited for background work (a windowed strategy's next
+  /// window), and frames answered from a window past its hand-over instead (counts).
+  case waitedFrames, lateFrames
   /// The presentation build's mean divided by the layer count (derived, not in the JSON).
   case presentationNsPerLayer
   /// The process's peak resident memory divided by the layer count (derived): a strategy's own
@@ -48,6 +51,8 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     case .indexBytes: ["indexBytes"]
     case .peakResidentBytesPerLayer: ["peakResidentBytes"]
     case .windowsHeld: ["windowsHeld"]
+    case .waitedFrames: ["waitedFrames"]
+    case .lateFrames: ["lateFrames"]
     case .instructionsPerFrame: [Self.instructionsKey, "framePerFrame"]
     case .instructionsPerBackgroundBuild: [Self.instructionsKey, "perBackgroundBuild"]
     }
@@ -76,6 +81,8 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     case .testedPerQuery: m.testedPerQuery
     case .indexBytes: Double(m.indexBytes)
     case .windowsHeld: m.windowsHeld
+    case .waitedFrames: Double(m.waitedFrames)
+    case .lateFrames: Double(m.lateFrames)
     case .presentationNsPerLayer: m.presentationNs.mean / Double(Swift.max(m.layers, 1))
     case .peakResidentBytesPerLayer: Double(m.peakResidentBytes) / Double(Swift.max(m.layers, 1))
     case .instructionsPerFrame: m.instructions?.framePerFrame ?? 0

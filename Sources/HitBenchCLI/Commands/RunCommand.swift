@@ -90,6 +90,11 @@ enum RunCommand {
       expected: "wall or cpu"
     ) { WindowCost(rawValue: $0) }
     p.option(
+      "--window-overlap", \.config.windowOverlap, valueName: "F",
+      help: "how far past its hand-over a time-aware window's bounds reach, as a share of its length "
+        + "(default 0): frames there answer from it while the next is still being built, rather than wait",
+      expected: "a number from 0 to 1", parse: ArgumentValues.number(in: 0...1))
+    p.option(
       "--min-windows", \.config.windowsAtLeast, valueName: "N",
       help: "time-aware strategies run past --frames (up to \(RunConfiguration.longestRunFactor)x) until their "
         + "measured frames hold N whole windows (default 0: exactly --frames; the time-aware suite sets 3)",
@@ -272,6 +277,7 @@ enum RunCommand {
         if explicit.contains("--threads") { c.threads = o.config.threads }
         if explicit.contains("--window") { c.windowSeconds = o.config.windowSeconds }
         if explicit.contains("--window-cost") { c.windowCost = o.config.windowCost }
+        if explicit.contains("--window-overlap") { c.windowOverlap = o.config.windowOverlap }
         if explicit.contains("--min-windows") { c.windowsAtLeast = o.config.windowsAtLeast }
         if explicit.contains("--budget") { c.budgetNs = o.config.budgetNs }
         if explicit.contains("--pacing") { c.pacing = o.config.pacing }

@@ -12,6 +12,12 @@ public struct StrategyCounters: Sendable, Equatable {
   public var windowSeconds = 0.0
   /// Windows (or segments) that began with this frame's update.
   public var windowsStarted = 0
+  /// 1 when this frame was answered from a window past its hand-over, the next one not yet
+  /// built (exact: a window's bounds span its overlap too).
+  public var lateFrames = 0
+  /// 1 when this frame's update waited for background work (the next window still unbuilt
+  /// at the end of the one before it).
+  public var waitedFrames = 0
   public init() {}
 
   /// Counts of an index that reports only its re-indexed entries.

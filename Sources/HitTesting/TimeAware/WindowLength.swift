@@ -39,6 +39,13 @@ struct WindowLength {
   var _lastWall: UInt64 = 0
   var _lastClock = Double.nan
 
+  /// How far past its hand-over a window's bounds reach, as a share of its length
+  /// (`StrategyOptions.windowOverlap`): a frame that arrives there before the next window is
+  /// built answers from this one, exactly, rather than wait (docs/time-aware.md).
+  let overlap: Double
+  /// The overlap of a window of the length in force.
+  var overlapSeconds: Double { seconds * overlap }
+
   static let minimum = 1.0 / 60
   static let maximum = 4.0
   static let nanosecondsPerCandidate = 60.0
@@ -59,10 +66,11 @@ struct WindowLength {
   var queryNanoseconds: UInt64 = 0
   var queries = 0
 
-  init(pinned: Double?, buildsInBackground: Bool = true, cost: WindowCost = .wall) {
+  init(pinned: Double?, buildsInBackground: Bool = true, cost: WindowCost = .wall, overlap: Double = 0) {
     self.pinned = pinned
     self.buildsInBackground = buildsInBackground
     self.cost = cost
+    self.overlap = overlap
     seconds = pinned ?? 1.0 / 15
   }
 
@@ -101,7 +109,11 @@ struct WindowLength {
     let byCPU = buildsInBackground && cost == .cpu
     let measured = byCPU ? endedSeconds.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? seconds : seconds
     // A background build ran beside this window's frames; what it took beyond their wall
-    // time, the frame that crossed into the next window waited for.
+    // time, the frame that crossed into the next window waited for. The overlap is not
+    // counted here: it is a margin for a build later than the balance expects, and builds
+    // that do not keep up with the windows fall further behind each window, overlap or not
+    // (counted, linear-bvh on particles 100,000 chose windows of 31-44 ms against 65-84 and
+    // waited in 53 and 79 frames of 240 against 9-18: docs/optimisation-log.md, entry 49).
     let waited = buildsInBackground && lastBuild > wallNanoseconds ? Double(lastBuild - wallNanoseconds) : 0
     let weight = buildsInBackground && !byCPU ? Self.backgroundWeight : 1
     let build = (weight * Double(lastBuild) + waited) / Double(frames)

@@ -12,9 +12,15 @@ public final class _WindowedState<Index: MotionIndex>: _TimeAwareState {
   var front = WindowSlot<Index>()
   var back = WindowSlot<Index>()
   var backPosted = false
-  /// The window posted for `back` (the slot's own fields are the builder's until it is done).
+  /// The window posted for `back` (the slot's own fields are the builder's until it is done):
+  /// it takes over at `postedStart`, hands over at `postedHandover`, and its bounds span to
+  /// `postedEnd`, an overlap past its hand-over (`WindowLength.overlap`).
   var postedStart = Double.nan
+  var postedHandover = Double.nan
   var postedEnd = Double.nan
+  /// When the front window gives way to the next: its bounds hold on to `front.end`, so a
+  /// frame between the two answers exactly from it while the next is still being built.
+  var handover = Double.nan
   var length: WindowLength
   var fraction = 0.0
   var animated = true
@@ -32,7 +38,7 @@ public final class _WindowedState<Index: MotionIndex>: _TimeAwareState {
   init(_ groups: MotionGroups, _ options: StrategyOptions) {
     self.groups = groups
     builder = WindowBuilder(groups: groups)
-    length = WindowLength(pinned: options.windowSeconds, cost: options.windowCost)
+    length = WindowLength(pinned: options.windowSeconds, cost: options.windowCost, overlap: options.windowOverlap)
   }
 
   deinit { builder.wait() }
@@ -63,18 +69,29 @@ public final class _WindowedState<Index: MotionIndex>: _TimeAwareState {
     proposals.reserve(groups.count)
     if restart {
       _restart(at: t, animated: animated)
-    } else if animated && !front.holds(t) {
-      if backPosted && postedStart == front.end && t >= postedStart && t < postedEnd {
-        // The next window, built while this one answered: swap (the wait is a frame's only
-        // cost of a re-index, and nothing when the builder kept up).
-        if Trace.isOn && !builder.isIdle { Trace.instant(.lateWindow, at: Clocks.monotonicNanoseconds()) }
+    } else if animated && !(front.holds(t) && t < handover) {
+      let next = backPosted && postedStart == handover && t >= postedStart && t < postedEnd
+      if next && !builder.isIdle && front.holds(t) {
+        // Past the hand-over, the next window still being built: the front one's bounds span
+        // its overlap, so this frame answers from it exactly, and does not wait.
+        counters.lateFrames = 1
+        if Trace.isOn { Trace.instant(.lateWindow, at: Clocks.monotonicNanoseconds()) }
+      } else if next {
+        // The next window, built while this one answered: swap (nothing to wait for when the
+        // builder kept up; a wait only past the overlap too).
+        if !builder.isIdle {
+          counters.waitedFrames = 1
+          if Trace.isOn { Trace.instant(.lateWindow, at: Clocks.monotonicNanoseconds()) }
+        }
         builder.wait()
+        let served = handover - front.start
         let next = back
         back = front
         front = next
+        handover = postedHandover
         backPosted = false
         counters.windowsStarted = 1
-        length.windowEnded(lastBuild: front.buildNanoseconds, endedSeconds: back.end - back.start)
+        length.windowEnded(lastBuild: front.buildNanoseconds, endedSeconds: served)
         _postNext()
       } else {
         // A jump in time: the current window from here.
@@ -95,7 +112,8 @@ public final class _WindowedState<Index: MotionIndex>: _TimeAwareState {
   func _restart(at t: Double, animated: Bool) {
     builder.wait()
     backPosted = false
-    builder.buildNow(front, from: t, to: t + length.seconds, animated: animated)
+    handover = t + length.seconds
+    builder.buildNow(front, from: t, to: handover + length.overlapSeconds, animated: animated)
     counters.windowsStarted = 1
     initialized = true
     if animated { _postNext() }
@@ -103,8 +121,9 @@ public final class _WindowedState<Index: MotionIndex>: _TimeAwareState {
 
   /// Posts the window after the front one to the builder.
   func _postNext() {
-    postedStart = front.end
-    postedEnd = front.end + length.seconds
+    postedStart = handover
+    postedHandover = handover + length.seconds
+    postedEnd = postedHandover + length.overlapSeconds
     builder.post(back, from: postedStart, to: postedEnd, animated: true)
     backPosted = true
   }

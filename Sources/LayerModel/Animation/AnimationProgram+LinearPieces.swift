@@ -228,8 +228,10 @@ struct _PositionCurve {
   /// times than values.
   var valid = true
 
-  @inline(__always) init(_ program: FrozenAnimationProgram, _ r: UnsafePointer<AnimationRecord>, _ under: SIMD2<Double>)
-  {
+  // Borrowed: an initialiser's arguments are owned by default, a retain and a release a call.
+  @inline(__always) init(
+    _ program: borrowing FrozenAnimationProgram, _ r: UnsafePointer<AnimationRecord>, _ under: SIMD2<Double>
+  ) {
     numbers = UnsafePointer(program.numbers.baseAddress!)
     width = Int(r.pointee.width)
     offset = Int(r.pointee.offset)

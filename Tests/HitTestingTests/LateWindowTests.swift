@@ -1,0 +1,119 @@
+import Foundation
+import LayerModel
+import Presentation
+import Scenes
+import TestSupport
+import Testing
+import Verification
+
+@testable import HitTesting
+
+/// A window's bounds reach past its hand-over by its overlap (`--window-overlap`): a frame
+/// there, the next window still being built, answers from the front one exactly and does not
+/// wait; once the next is built, the frame after swaps to it. The background build is held
+/// (its strategy's `BackgroundGate`), so it cannot finish in time, however fast the host.
+@Suite struct LateWindowTests {
+  /// A class to hand the state to the thread that updates it.
+  final class Shared: @unchecked Sendable {
+    let state: _WindowedState<WindowGridIndex>
+    init(_ state: _WindowedState<WindowGridIndex>) { self.state = state }
+  }
+
+  /// The answers of `s` at time t against the reference's, at random points and layers' corners.
+  func wrongAnswers(_ s: WindowGrid, _ builder: PresentationFrameBuilder, at t: Double, seed: UInt64) -> (Int, Int) {
+    builder.build(at: t)
+    let f = builder.frame
+    var rng = SplitMix64(seed: seed)
+    var points: [Point] = (0..<300).map { _ in Point(rng.uniform(-20, 1200), rng.uniform(-20, 900)) }
+    for _ in 0..<300 {
+      let r = 1 + rng.below(f.count - 1)
+      let b = f.bounds[r]
+      let p = f.toWorld[r].apply(rng.below(2) == 0 ? Point(b.minX, b.minY) : Point(b.maxX, b.maxY))
+      if p.x.isFinite && p.y.isFinite { points.append(p) }
+    }
+    let expected = StrategyKind.treeWalk.answers(builder, points)
+    let oracle = ReferenceOracle(builder: builder, tree: .presentation)
+    var wrong = 0
+    for (p, e) in zip(points, expected) {
+      if case .disagree = AnswerComparison.compare(s.hitTest(p), e, at: p, oracle: oracle) { wrong += 1 }
+    }
+    return (wrong, points.count)
+  }
+
+  @Test func aFramePastTheHandOverAnswersFromTheOverlapWithoutWaiting() throws {
+    let root = SceneGenerator(kind: .particles, layers: TestSize.pick(full: 3000, fast: 1000), seed: 21).make()
+    let builder = PresentationFrameBuilder(root: root)
+    let gate = BackgroundGate()
+    var s = WindowGrid()
+    // Windows of 100 ms whose bounds reach 50 ms past their hand-over.
+    gate.withCurrent {
+      s.attach(
+        to: builder.scene, semantics: builder.semantics,
+        options: StrategyOptions(windowSeconds: 0.1, windowOverlap: 0.5))
+    }
+    let state = try #require(s.state)
+    gate.hold()
+    // The first window, [0, 0.15) handing over at 0.1, is built on this thread; the next one,
+    // posted to the builder's thread, is held.
+    s.update(at: 0, animated: true)
+    #expect(!state.builder.isIdle, "the next window's build is held")
+
+    // Past the hand-over, inside the overlap: updated on another thread, so that a frame that
+    // waits for the held build fails the test rather than hanging it.
+    let shared = Shared(state)
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      shared.state.update(at: 0.12, animated: true)
+      done.signal()
+    }
+    let returned = done.wait(timeout: .now() + 30) == .success
+    #expect(returned, "the frame past the hand-over waited for the held build")
+    if !returned {
+      gate.release()
+      done.wait()
+    }
+    #expect(state.counters.lateFrames == 1 && state.counters.waitedFrames == 0, "\(state.counters)")
+    #expect(state.counters.windowsStarted == 0, "no window began while the next was held")
+    let (late, lateAsked) = wrongAnswers(s, builder, at: 0.12, seed: 1)
+    #expect(late == 0, "\(late) of \(lateAsked) answers wrong from the overlap")
+
+    // Built at last: the next frame swaps to the next window, without waiting.
+    gate.release()
+    state.builder.wait()
+    s.update(at: 0.13, animated: true)
+    #expect(state.counters.windowsStarted == 1 && state.counters.lateFrames == 0, "\(state.counters)")
+    #expect(state.counters.waitedFrames == 0)
+    let (next, nextAsked) = wrongAnswers(s, builder, at: 0.13, seed: 2)
+    #expect(next == 0, "\(next) of \(nextAsked) answers wrong from the next window")
+  }
+
+  /// Without an overlap, the frame after the hand-over swaps only once the next window is
+  /// built: it waits, and says so.
+  @Test func withoutAnOverlapTheFrameAfterTheHandOverWaits() throws {
+    let root = SceneGenerator(kind: .particles, layers: TestSize.pick(full: 3000, fast: 1000), seed: 22).make()
+    let builder = PresentationFrameBuilder(root: root)
+    let gate = BackgroundGate()
+    var s = WindowGrid()
+    gate.withCurrent {
+      s.attach(
+        to: builder.scene, semantics: builder.semantics, options: StrategyOptions(windowSeconds: 0.1, windowOverlap: 0))
+    }
+    let state = try #require(s.state)
+    gate.hold()
+    s.update(at: 0, animated: true)
+    #expect(!state.builder.isIdle, "the next window's build is held")
+    let shared = Shared(state)
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      shared.state.update(at: 0.12, animated: true)
+      done.signal()
+    }
+    // Held, it cannot return; released, it swaps after the wait.
+    #expect(done.wait(timeout: .now() + 0.3) == .timedOut, "the frame past the window did not wait")
+    gate.release()
+    done.wait()
+    #expect(state.counters.waitedFrames == 1 && state.counters.windowsStarted == 1, "\(state.counters)")
+    let (wrong, asked) = wrongAnswers(s, builder, at: 0.12, seed: 3)
+    #expect(wrong == 0, "\(wrong) of \(asked) answers wrong")
+  }
+}
