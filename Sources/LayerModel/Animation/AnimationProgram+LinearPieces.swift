@@ -31,31 +31,15 @@ extension FrozenAnimationProgram {
     let b = (t1 - t.beginTime) * t.speed
     guard Swift.min(a, b) >= 0, Swift.max(a, b) < total else { return nil }
     if t.speed == 0 { return 0 }
-    let tau0 = Swift.min(a, b) + t.timeOffset
-    let tau1 = Swift.max(a, b) + t.timeOffset
-    let kt = times[range: r.keyRange]
-    var acc = _Breakpoints(
-      out: out, progress: progress, capacity: capacity, tau0: tau0, tau1: tau1, begin: t.beginTime,
-      offset: t.timeOffset, speed: t.speed)
-    let first = (tau0 / d).rounded(.down)
-    let last = (tau1 / d).rounded(.down)
-    // Iteration counts Double still counts one by one, and few enough of them.
-    guard first.magnitude < 0x1p40, last.magnitude < 0x1p40, last - first < Double(capacity) else { return nil }
-    var i = first
-    while i <= last {
-      let start = i * d
-      // Every iteration after the first the ends reach begins inside the window, by the
-      // evaluation's own rounding (`MediaTiming._position`).
-      guard i == first || acc.addBoundary(start) else { return nil }
-      if r.kind == .keyframe && kt.count > 2 {
-        let mirrored = t.autoreverses && i.truncatingRemainder(dividingBy: 2) != 0
-        for j in 1..<(kt.count - 1) {
-          guard acc.add(start + (mirrored ? 1 - kt[j] : kt[j]) * d, kt[j]) else { return nil }
-        }
-      }
-      i += 1
-    }
-    return acc.count
+    let kt: UnsafeBufferPointer<Double> = r.kind == .keyframe ? times[range: r.keyRange] : .init(start: nil, count: 0)
+    guard
+      let walk = _LocalTimeWalk(
+        tau0: Swift.min(a, b) + t.timeOffset, tau1: Swift.max(a, b) + t.timeOffset, duration: d, timing: t,
+        capacity: capacity)
+    else { return nil }
+    var sink = _ProgressBreakpoints(out: out, progress: progress, keyTimes: kt, capacity: capacity)
+    guard walk.walk(keyTimes: kt, &sink) else { return nil }
+    return sink.count
   }
 
   /// A lean piecewise-linear record's motion over [t0, t1] in closed form, for a record that
@@ -106,47 +90,19 @@ extension FrozenAnimationProgram {
       return 2
     }
     // Knots in ascending local time from tau0; reversed at the end when time runs backwards.
-    let tau0 = Swift.min(a, b) + offset
-    let tau1 = Swift.max(a, b) + offset
+    let timing = r.pointee.timing
+    guard
+      let walk = _LocalTimeWalk(
+        tau0: Swift.min(a, b) + offset, tau1: Swift.max(a, b) + offset, duration: d, timing: timing,
+        capacity: capacity)
+    else { return nil }
     let forwards = speed > 0
     out[0] = forwards ? t0 : t1
     positions[0] = forwards ? start : end
-    let first = (tau0 / d).rounded(.down)
-    let last = (tau1 / d).rounded(.down)
-    guard first.magnitude < 0x1p40, last.magnitude < 0x1p40, last - first < Double(capacity) else { return nil }
-    let kt = curve.keyTimes
-    var n = 1
-    var i = first
-    while i <= last {
-      let mirrored = autoreverses && i.truncatingRemainder(dividingBy: 2) != 0
-      if i > first {
-        // The boundary, wherever the evaluation's floor(tau / d) puts it (docs/time-aware.md,
-        // "Iteration boundaries"): the previous iteration's end (progress 1, or 0 when that one
-        // ran backwards), then this one's start (0, or 1 when this one runs backwards). With
-        // autoreverses the two are one value: no jump.
-        guard n + 2 <= capacity else { return nil }
-        let at = begin + (Swift.min(Swift.max(i * d, tau0), tau1) - offset) / speed
-        let previousMirrored = autoreverses && !mirrored
-        out[n] = at
-        positions[n] = curve.value(previousMirrored ? 0 : 1)
-        out[n + 1] = at
-        positions[n + 1] = curve.value(mirrored ? 1 : 0)
-        n += 2
-      }
-      if kt.count > 2 {
-        let origin = i * d
-        for step in 1..<(kt.count - 1) {
-          let j = mirrored ? kt.count - 1 - step : step
-          let tau = origin + (mirrored ? 1 - kt[j] : kt[j]) * d
-          guard tau > tau0 && tau < tau1 else { continue }
-          guard n < capacity else { return nil }
-          out[n] = begin + (tau - offset) / speed
-          positions[n] = curve.key(j)
-          n += 1
-        }
-      }
-      i += 1
-    }
+    var sink = _PositionKnots(
+      times: out, positions: positions, curve: curve, autoreverses: autoreverses, capacity: capacity)
+    guard walk.walk(keyTimes: curve.keyTimes, &sink) else { return nil }
+    var n = sink.count
     guard n < capacity else { return nil }
     out[n] = forwards ? t1 : t0
     positions[n] = forwards ? end : start
@@ -280,5 +236,37 @@ struct _PositionCurve {
     if additive { v = lanes * SIMD4(repeating: 1) + v * SIMD4(repeating: 1) }
     if width == 2 { return SIMD2(v.x, v.y) }
     return offset == 0 ? SIMD2(v.x, under.y) : SIMD2(under.x, v.x)
+  }
+}
+
+/// Position knots (`positionKnots`): a boundary as the previous iteration's end and this one's
+/// start (progress 1, or 0 when the previous one ran backwards; then 0, or 1 when this one
+/// runs backwards: with autoreverses the two are one value, no jump), a key time as its key
+/// value. The first knot, at the window's start, is the caller's.
+struct _PositionKnots: _BreakpointSink {
+  let times: UnsafeMutablePointer<Double>
+  let positions: UnsafeMutablePointer<SIMD2<Double>>
+  let curve: _PositionCurve
+  let autoreverses: Bool
+  let capacity: Int
+  var count = 1
+
+  @inline(__always) mutating func boundary(at clock: Double, mirrored: Bool) -> Bool {
+    guard count + 2 <= capacity else { return false }
+    let previousMirrored = autoreverses && !mirrored
+    times[count] = clock
+    positions[count] = curve.value(previousMirrored ? 0 : 1)
+    times[count + 1] = clock
+    positions[count + 1] = curve.value(mirrored ? 1 : 0)
+    count += 2
+    return true
+  }
+
+  @inline(__always) mutating func key(_ j: Int, at clock: Double) -> Bool {
+    guard count < capacity else { return false }
+    times[count] = clock
+    positions[count] = curve.key(j)
+    count += 1
+    return true
   }
 }
