@@ -40,33 +40,48 @@ import Verification
     return (wrong, points.count)
   }
 
-  @Test func aFramePastTheHandOverAnswersFromTheOverlapWithoutWaiting() throws {
-    let root = SceneGenerator(kind: .particles, layers: TestSize.pick(full: 3000, fast: 1000), seed: 21).make()
+  /// A window-grid on a particle scene with windows of 100 ms whose bounds reach `overlap` of
+  /// that past their hand-over, updated at 0 (its first window, [0, 0.1 + overlap x 0.1), built
+  /// on this thread) with its background build held by its gate (the next window, posted to the
+  /// builder's thread, cannot finish).
+  func heldAtTheFirstWindow(seed: UInt64, overlap: Double) throws -> (
+    WindowGrid, PresentationFrameBuilder, BackgroundGate, _WindowedState<WindowGridIndex>
+  ) {
+    let root = SceneGenerator(kind: .particles, layers: TestSize.pick(full: 3000, fast: 1000), seed: seed).make()
     let builder = PresentationFrameBuilder(root: root)
     let gate = BackgroundGate()
     var s = WindowGrid()
-    // Windows of 100 ms whose bounds reach 50 ms past their hand-over.
     gate.withCurrent {
       s.attach(
         to: builder.scene, semantics: builder.semantics,
-        options: StrategyOptions(windowSeconds: 0.1, windowOverlap: 0.5))
+        options: StrategyOptions(windowSeconds: 0.1, windowOverlap: overlap))
     }
     let state = try #require(s.state)
     gate.hold()
-    // The first window, [0, 0.15) handing over at 0.1, is built on this thread; the next one,
-    // posted to the builder's thread, is held.
     s.update(at: 0, animated: true)
     #expect(!state.builder.isIdle, "the next window's build is held")
+    return (s, builder, gate, state)
+  }
 
-    // Past the hand-over, inside the overlap: updated on another thread, so that a frame that
-    // waits for the held build fails the test rather than hanging it.
+  /// Updates `state` at t on another thread: whether it returned within `seconds` (a frame that
+  /// waits for a held build does not), and a semaphore it signals when it has.
+  func update(_ state: _WindowedState<WindowGridIndex>, at t: Double, within seconds: Double) -> (
+    Bool, DispatchSemaphore
+  ) {
     let shared = Shared(state)
     let done = DispatchSemaphore(value: 0)
     Thread.detachNewThread {
-      shared.state.update(at: 0.12, animated: true)
+      shared.state.update(at: t, animated: true)
       done.signal()
     }
-    let returned = done.wait(timeout: .now() + 30) == .success
+    return (done.wait(timeout: .now() + seconds) == .success, done)
+  }
+
+  @Test func aFramePastTheHandOverAnswersFromTheOverlapWithoutWaiting() throws {
+    let (s, builder, gate, state) = try heldAtTheFirstWindow(seed: 21, overlap: 0.5)
+    // Past the hand-over, inside the overlap: a frame that waits for the held build fails the
+    // test rather than hanging it.
+    let (returned, done) = update(state, at: 0.12, within: 30)
     #expect(returned, "the frame past the hand-over waited for the held build")
     if !returned {
       gate.release()
@@ -80,36 +95,20 @@ import Verification
     // Built at last: the next frame swaps to the next window, without waiting.
     gate.release()
     state.builder.wait()
-    s.update(at: 0.13, animated: true)
+    state.update(at: 0.13, animated: true)
     #expect(state.counters.windowsStarted == 1 && state.counters.lateFrames == 0, "\(state.counters)")
     #expect(state.counters.waitedFrames == 0)
-    let (next, nextAsked) = wrongAnswers(s, builder, at: 0.13, seed: 2)
-    #expect(next == 0, "\(next) of \(nextAsked) answers wrong from the next window")
+    let (wrong, asked) = wrongAnswers(s, builder, at: 0.13, seed: 2)
+    #expect(wrong == 0, "\(wrong) of \(asked) answers wrong from the next window")
   }
 
   /// Without an overlap, the frame after the hand-over swaps only once the next window is
   /// built: it waits, and says so.
   @Test func withoutAnOverlapTheFrameAfterTheHandOverWaits() throws {
-    let root = SceneGenerator(kind: .particles, layers: TestSize.pick(full: 3000, fast: 1000), seed: 22).make()
-    let builder = PresentationFrameBuilder(root: root)
-    let gate = BackgroundGate()
-    var s = WindowGrid()
-    gate.withCurrent {
-      s.attach(
-        to: builder.scene, semantics: builder.semantics, options: StrategyOptions(windowSeconds: 0.1, windowOverlap: 0))
-    }
-    let state = try #require(s.state)
-    gate.hold()
-    s.update(at: 0, animated: true)
-    #expect(!state.builder.isIdle, "the next window's build is held")
-    let shared = Shared(state)
-    let done = DispatchSemaphore(value: 0)
-    Thread.detachNewThread {
-      shared.state.update(at: 0.12, animated: true)
-      done.signal()
-    }
+    let (s, builder, gate, state) = try heldAtTheFirstWindow(seed: 22, overlap: 0)
     // Held, it cannot return; released, it swaps after the wait.
-    #expect(done.wait(timeout: .now() + 0.3) == .timedOut, "the frame past the window did not wait")
+    let (returned, done) = update(state, at: 0.12, within: 0.3)
+    #expect(!returned, "the frame past the window did not wait")
     gate.release()
     done.wait()
     #expect(state.counters.waitedFrames == 1 && state.counters.windowsStarted == 1, "\(state.counters)")
