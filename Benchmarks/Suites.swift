@@ -176,6 +176,8 @@ public let timeAwareSuite = Suite(
     atMost: 1.5, of: .frameNsMedian)
   Target.everyAtLeast("every time-aware run holds at least 3 whole windows", timeAware, .windowsHeld, 3)
   Target.everyAtMost(
+    "every time-aware run: no measured frame waits for background work", timeAware, .waitedFrames, 0)
+  Target.everyAtMost(
     "no allocation in the steady-state frame, background work included", ResultQuery(excludingFamily: "peer"),
     .allocationsPerFrame, 0)
 }
