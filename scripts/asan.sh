@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Everything under AddressSanitizer, to catch out-of-bounds accesses and use-after-free that
 # bounds checks cannot see (unsafe buffers, -Ounchecked hot paths):
-#   1. the whole test suite (debug, invariant checks on);
+#   1. the whole test suite (debug, invariant checks on), built with -O as scripts/test.sh builds
+#      it (HITBENCH_TEST_OPTIMIZE=1: checks stay, the sanitizer's instrumentation stays) and at
+#      the fast loop's sizes unless HITBENCH_TEST_SIZE is set (empty: full size): unoptimised and at full
+#      size, the history verification alone ran for hours under the sanitizer;
 #   2. a short coverage-guided fuzz run (scripts/fuzz.sh, 60 s unless FUZZ_SECONDS is set);
 #   3. the results pipeline (scripts/results.sh --asan: the default and crossover suites with
 #      --verify, the model-tree mismatch count, the SIMD scan comparison and hitbench verify),
@@ -22,6 +25,7 @@ for step in "${steps[@]}"; do
   case "$step" in
     tests)
       echo "asan: test suite" >&2
+      export HITBENCH_TEST_OPTIMIZE=1 HITBENCH_TEST_SIZE="${HITBENCH_TEST_SIZE-fast}"
       swift build --build-tests --sanitize=address --scratch-path .build-asan-tests >&2
       swift test --skip-build --sanitize=address --scratch-path .build-asan-tests 2>&1 | grep -E "✘|Test run with|ERROR: AddressSanitizer" >&2
       ;;

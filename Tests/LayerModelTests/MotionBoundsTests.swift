@@ -1,5 +1,6 @@
 import LayerModel
 import Scenes
+import TestSupport
 import Testing
 import Verification
 
@@ -148,6 +149,93 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
       }
     }
     #expect(lines > 400 && checked > 10_000, "\(lines) lines, \(checked) boxes checked")
+  }
+
+  /// Kept pieces (`reusesPieces`, as a window's builder keeps them) answer windows that follow
+  /// one another, each with the lines interpolated along the piece it lies in: at every
+  /// sampled time of every window, they hold the general path's box (`_linearBox` at the
+  /// evaluation's progress), for the random translated layers and the generated scenes, windows
+  /// of 1/120 s to a quarter second, with and without a region (one per layer, as a builder's
+  /// hulls are).
+  @Test func keptPiecesHoldTheGeneralBoxes() {
+    var rng = SplitMix64(seed: 31)
+    var models = (0..<TestSize.pick(full: 30, fast: 12)).map { _ in Self.translatedLayers(&rng) }
+    models += [SceneKind.particles, .app].map {
+      SceneGenerator(kind: $0, layers: 200, animatedFraction: 1, seed: 6).make()
+    }
+    var checked = 0
+    var fromPieces = 0
+    for model in models {
+      let builder = PresentationFrameBuilder(root: model)
+      let scene = builder.scene
+      let motion = MotionBounds(scene: scene)
+      motion.reusesPieces = true
+      for m in 0..<scene.count where motion.translates[m] {
+        let k = Int(scene.animationStart[m])
+        let p = Int(scene.parent[m])
+        motion.lazy.ensure(p)
+        let parent = motion.lazy.frame.toWorld[p]
+        let x = rng.uniform(-300, 300)
+        let y = rng.uniform(-300, 300)
+        let region =
+          rng.below(2) == 0 ? nil : Box(minX: x, minY: y, maxX: x + rng.uniform(0, 500), maxY: y + rng.uniform(0, 500))
+        var t0 = rng.uniform(0, 4)
+        for _ in 0..<16 {
+          let t1 = t0 + [1.0 / 120, 1.0 / 60, 0.1, 0.25][rng.below(4)]
+          defer { t0 = t1 }
+          if motion.pieces[m].holds(from: t0, to: t1) { fromPieces += 1 }
+          guard let b = motion.linearBounds(of: m, region: region, from: t0, to: t1) else { continue }
+          for i in 0...20 {
+            let t = i == 20 ? t1 : t0 + (t1 - t0) * Double(i) / 20
+            guard let f = scene.animations.progress(k, atLocalTime: t),
+              let general = motion._linearBox(m, k, f, parent, region)
+            else { continue }
+            let s = (t - t0) / (t1 - t0)
+            let at = Box(
+              minX: b.start.minX + (b.end.minX - b.start.minX) * s,
+              minY: b.start.minY + (b.end.minY - b.start.minY) * s,
+              maxX: b.start.maxX + (b.end.maxX - b.start.maxX) * s, maxY: b.start.maxY + (b.end.maxY - b.start.maxY) * s
+            )
+            #expect(
+              at.minX <= general.minX && at.minY <= general.minY && at.maxX >= general.maxX && at.maxY >= general.maxY,
+              "layer \(m), window [\(t0), \(t1)] at \(t): \(general) outside \(at) \(motion.pieces[m])")
+            checked += 1
+          }
+        }
+      }
+    }
+    #expect(fromPieces > 1_000 && checked > 20_000, "\(fromPieces) windows from kept pieces, \(checked) boxes checked")
+  }
+
+  /// A scene change forgets the kept pieces: a layer's motion replaced after a window kept its
+  /// piece is bounded by the new motion in the next window, which lies inside the old piece.
+  @Test func aSceneChangeForgetsTheKeptPieces() {
+    let root = Layer(bounds: Rect(x: 0, y: 0, width: 800, height: 600), position: Point(400, 300))
+    let layer = Layer(bounds: Rect(x: 0, y: 0, width: 20, height: 20), position: Point(100, 100))
+    root.addSublayer(layer)
+    func move(to x: Double) {
+      let a = BasicAnimation(keyPath: .position, from: .point(Point(100, 100)), to: .point(Point(x, 100)))
+      a.duration = 10
+      layer.add(a, forKey: "move")
+    }
+    move(to: 200)
+    let builder = PresentationFrameBuilder(root: root)
+    let scene = builder.scene
+    let motion = MotionBounds(scene: scene)
+    motion.reusesPieces = true
+    let m = 1
+    #expect(motion.translates[m])
+    _ = motion.linearBounds(of: m, from: 1, to: 1.1)
+    #expect(motion.pieces[m].holds(from: 1.1, to: 1.2), "the first window kept a piece reaching past it")
+    move(to: 700)
+    _ = scene.synchronize()
+    motion.resynchronize()
+    guard let b = motion.linearBounds(of: m, from: 1.1, to: 1.2) else {
+      Issue.record("no lines after the change")
+      return
+    }
+    // At t = 1.2 the layer's position is 100 + 600 x 0.12 = 172 (its box 162 to 182 in x).
+    #expect(b.end.maxX >= 182 - 1e-9 && b.end.minX <= 162 + 1e-9, "\(b.end) after the change")
   }
 
   /// What an index lists for translated lines (the union of their two ends) is never more than

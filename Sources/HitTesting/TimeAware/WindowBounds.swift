@@ -23,6 +23,9 @@ final class WindowBounds {
     motion = MotionBounds(sharing: groups.lazy)
     // It computes on the builder thread; its owner takes in scene changes while it is idle.
     motion.synchronizesWithScene = false
+    // Windows follow one another, and each group's region (its hull) is fixed until the scene
+    // changes: a translated root's straight stretch answers the windows after the first.
+    motion.reusesPieces = true
   }
 
   /// Every moving group's bounds over [t0, t1] (the model tree's at t0, which hold forever)

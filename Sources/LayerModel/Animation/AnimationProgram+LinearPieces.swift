@@ -54,9 +54,12 @@ extension FrozenAnimationProgram {
   /// magnitude of what the frame computes (a caller pads for that). Answers how many knots,
   /// or nil where `breakpoints` does (outside the active period somewhere, too many knots, an
   /// iteration count Double cannot count by ones). About 20 instructions a knot.
+  /// With `truncating` (time running forwards only; nil when it runs backwards), a full
+  /// capacity is not a failure: the knots that fit are the answer, without one at t1 (the motion
+  /// is known only up to the last of them), and the iterations the window spans are not limited.
   package func positionKnots(
     _ k: Int, from t0: Double, to t1: Double, under: SIMD2<Double>, times out: UnsafeMutablePointer<Double>,
-    positions: UnsafeMutablePointer<SIMD2<Double>>, capacity: Int
+    positions: UnsafeMutablePointer<SIMD2<Double>>, capacity: Int, truncating: Bool = false
   ) -> Int? {
     let r = UnsafePointer(records.baseAddress! + k)
     let d = durations[k].x
@@ -65,7 +68,9 @@ extension FrozenAnimationProgram {
     let speed = r.pointee.timing.speed
     let offset = r.pointee.timing.timeOffset
     let autoreverses = r.pointee.timing.autoreverses
-    guard d.isFinite, d > 0, t0.isFinite, t1.isFinite, t0 <= t1, capacity >= 2 else { return nil }
+    guard d.isFinite, d > 0, t0.isFinite, t1.isFinite, t0 <= t1, capacity >= 2, !truncating || speed >= 0 else {
+      return nil
+    }
     let a = (t0 - begin) * speed
     let b = (t1 - begin) * speed
     guard Swift.min(a, b) >= 0, Swift.max(a, b) < total else { return nil }
@@ -94,16 +99,17 @@ extension FrozenAnimationProgram {
     guard
       let walk = _LocalTimeWalk(
         tau0: Swift.min(a, b) + offset, tau1: Swift.max(a, b) + offset, duration: d, timing: timing,
-        capacity: capacity)
+        capacity: truncating ? Int.max : capacity)
     else { return nil }
     let forwards = speed > 0
     out[0] = forwards ? t0 : t1
     positions[0] = forwards ? start : end
     var sink = _PositionKnots(
       times: out, positions: positions, curve: curve, autoreverses: autoreverses, capacity: capacity)
-    guard walk.walk(keyTimes: curve.keyTimes, &sink) else { return nil }
+    // The walk stops only when the sink is full.
+    guard walk.walk(keyTimes: curve.keyTimes, &sink) else { return truncating ? sink.count : nil }
     var n = sink.count
-    guard n < capacity else { return nil }
+    guard n < capacity else { return truncating ? n : nil }
     out[n] = forwards ? t1 : t0
     positions[n] = forwards ? end : start
     n += 1
@@ -119,6 +125,15 @@ extension FrozenAnimationProgram {
       }
     }
     return n
+  }
+
+  /// The mean clock time between record k's breakpoints (iteration ends and inner key times):
+  /// its duration over its speed, over its keyframe segments (one for a basic animation).
+  /// Infinite when time stands still. A few instructions, no key read.
+  package func meanBreakpointSpacing(_ k: Int) -> Double {
+    let r = UnsafePointer(records.baseAddress! + k)
+    let segments = r.pointee.kind == .keyframe ? Swift.max(Int(r.pointee.keyRange.count) - 1, 1) : 1
+    return durations[k].x / Swift.abs(r.pointee.timing.speed) / Double(segments)
   }
 
   /// How far, in clock time, a Double evaluation of record k's local time over [t0, t1] (and a
