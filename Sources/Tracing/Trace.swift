@@ -14,7 +14,8 @@ import Synchronization
 public enum Trace {
   /// What an event is.
   public enum Name: UInt8, CaseIterable, Sendable {
-    case frame, build, update, queries, buildJob, windowBuild, held, lateWindow, candidatesPerQuery, windowMs
+    case frame, build, update, queries, buildJob, windowBuild, held, lateWindow, candidatesPerQuery, windowMs,
+      waitedWindow
 
     /// Its name on the timeline.
     public var label: String {
@@ -27,6 +28,7 @@ public enum Trace {
       case .windowBuild: "window build"
       case .held: "held"
       case .lateWindow: "late window"
+      case .waitedWindow: "waited for window"
       case .candidatesPerQuery: "candidates per query"
       case .windowMs: "window ms"
       }
@@ -35,7 +37,7 @@ public enum Trace {
     /// Its kind in the trace event format: a complete slice, an instant or a counter.
     public var phase: String {
       switch self {
-      case .lateWindow: "i"
+      case .lateWindow, .waitedWindow: "i"
       case .candidatesPerQuery, .windowMs: "C"
       default: "X"
       }

@@ -81,7 +81,7 @@ public final class _WindowedState<Index: MotionIndex>: _TimeAwareState {
         // builder kept up; a wait only past the overlap too).
         if !builder.isIdle {
           counters.waitedFrames = 1
-          if Trace.isOn { Trace.instant(.lateWindow, at: Clocks.monotonicNanoseconds()) }
+          if Trace.isOn { Trace.instant(.waitedWindow, at: Clocks.monotonicNanoseconds()) }
         }
         builder.wait()
         let served = handover - front.start
