@@ -409,10 +409,11 @@ public final class MotionBounds {
 
   /// How many windows must fit in the mean spacing of a layer's breakpoints for a window that
   /// its kept piece does not hold to start a new one. A new piece costs a walk of the motion,
-  /// as much again as `_translatedLines`, and is wasted when the window crosses a breakpoint;
-  /// a window crosses one with a chance of about its length over the spacing: at a quarter of
-  /// it, at most one piece in four is wasted, and the pieces answer the windows after it.
-  static let windowsPerSpacing = 4.0
+  /// about half of `_translatedLines`, and is wasted when the window crosses a breakpoint,
+  /// which it does with a chance of about its length over the spacing. Chosen by instruction
+  /// counts of a window's bounds on particles 20k (docs/optimisation-log.md, entry 51): of 0.5,
+  /// 1, 2, 4 and 8, 2 counts fewest at 440 ms windows and as few as any at 100 ms.
+  static let windowsPerSpacing = 2.0
 
   /// How much larger than the motion's hull the union of a translated layer's lines may be
   /// before the hull is used instead (`_translatedLines`). Chosen by instruction counts a query
