@@ -129,26 +129,38 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
           let t1 = t0 + [1.0 / 60, 0.25, 1, 4][rng.below(4)]
           guard let b = motion.linearBounds(of: m, region: r, from: t0, to: t1) else { continue }
           lines += 1
-          for i in 0...40 {
-            let t = i == 40 ? t1 : t0 + (t1 - t0) * Double(i) / 40
-            guard let f = scene.animations.progress(k, atLocalTime: t),
-              let general = motion._linearBox(m, k, f, parent, r)
-            else { continue }
-            let s = (t - t0) / (t1 - t0)
-            let at = Box(
-              minX: b.start.minX + (b.end.minX - b.start.minX) * s,
-              minY: b.start.minY + (b.end.minY - b.start.minY) * s,
-              maxX: b.start.maxX + (b.end.maxX - b.start.maxX) * s, maxY: b.start.maxY + (b.end.maxY - b.start.maxY) * s
-            )
-            #expect(
-              at.minX <= general.minX && at.minY <= general.minY && at.maxX >= general.maxX && at.maxY >= general.maxY,
-              "layer \(m), window [\(t0), \(t1)] at \(t): \(general) outside \(at)")
-            checked += 1
-          }
+          checked += Self.expectLinesHoldTheGeneralBoxes(
+            b, motion, m, parent: parent, region: r, from: t0, to: t1, samples: 40)
         }
       }
     }
     #expect(lines > 400 && checked > 10_000, "\(lines) lines, \(checked) boxes checked")
+  }
+
+  /// Expects lines `b` of layer m over [t0, t1], interpolated at `samples` + 1 evenly spaced
+  /// times, to hold the general path's box there (`_linearBox` at the evaluation's progress:
+  /// the frame's own padded box); answers how many times were checked.
+  static func expectLinesHoldTheGeneralBoxes(
+    _ b: (start: Box, end: Box), _ motion: MotionBounds, _ m: Int, parent: AffineMap, region: Box?,
+    from t0: Double, to t1: Double, samples: Int
+  ) -> Int {
+    let k = Int(motion.scene.animationStart[m])
+    var checked = 0
+    for i in 0...samples {
+      let t = i == samples ? t1 : t0 + (t1 - t0) * Double(i) / Double(samples)
+      guard let f = motion.scene.animations.progress(k, atLocalTime: t),
+        let general = motion._linearBox(m, k, f, parent, region)
+      else { continue }
+      let s = (t - t0) / (t1 - t0)
+      let at = Box(
+        minX: b.start.minX + (b.end.minX - b.start.minX) * s, minY: b.start.minY + (b.end.minY - b.start.minY) * s,
+        maxX: b.start.maxX + (b.end.maxX - b.start.maxX) * s, maxY: b.start.maxY + (b.end.maxY - b.start.maxY) * s)
+      #expect(
+        at.minX <= general.minX && at.minY <= general.minY && at.maxX >= general.maxX && at.maxY >= general.maxY,
+        "layer \(m), window [\(t0), \(t1)] at \(t): \(general) outside \(at)")
+      checked += 1
+    }
+    return checked
   }
 
   /// Kept pieces (`reusesPieces`, as a window's builder keeps them) answer windows that follow
@@ -171,7 +183,6 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
       let motion = MotionBounds(scene: scene)
       motion.reusesPieces = true
       for m in 0..<scene.count where motion.translates[m] {
-        let k = Int(scene.animationStart[m])
         let p = Int(scene.parent[m])
         motion.lazy.ensure(p)
         let parent = motion.lazy.frame.toWorld[p]
@@ -185,22 +196,8 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
           defer { t0 = t1 }
           if motion.pieces[m].holds(from: t0, to: t1) { fromPieces += 1 }
           guard let b = motion.linearBounds(of: m, region: region, from: t0, to: t1) else { continue }
-          for i in 0...20 {
-            let t = i == 20 ? t1 : t0 + (t1 - t0) * Double(i) / 20
-            guard let f = scene.animations.progress(k, atLocalTime: t),
-              let general = motion._linearBox(m, k, f, parent, region)
-            else { continue }
-            let s = (t - t0) / (t1 - t0)
-            let at = Box(
-              minX: b.start.minX + (b.end.minX - b.start.minX) * s,
-              minY: b.start.minY + (b.end.minY - b.start.minY) * s,
-              maxX: b.start.maxX + (b.end.maxX - b.start.maxX) * s, maxY: b.start.maxY + (b.end.maxY - b.start.maxY) * s
-            )
-            #expect(
-              at.minX <= general.minX && at.minY <= general.minY && at.maxX >= general.maxX && at.maxY >= general.maxY,
-              "layer \(m), window [\(t0), \(t1)] at \(t): \(general) outside \(at) \(motion.pieces[m])")
-            checked += 1
-          }
+          checked += Self.expectLinesHoldTheGeneralBoxes(
+            b, motion, m, parent: parent, region: region, from: t0, to: t1, samples: 20)
         }
       }
     }
