@@ -9,7 +9,7 @@
 #   3. the results pipeline (scripts/results.sh --asan: the default and crossover suites with
 #      --verify, the model-tree mismatch count, the SIMD scan comparison and hitbench verify),
 #      written to a temporary directory, RESULTS.md untouched.
-# Any sanitizer report fails the script. About 15-25 minutes on a 2-core machine.
+# Any sanitizer report fails the script. The test step about 8 minutes on a 2-core machine.
 #   scripts/asan.sh [tests|fuzz|results ...]      (default: all three)
 set -euo pipefail
 cd "$(dirname "$0")/.."
