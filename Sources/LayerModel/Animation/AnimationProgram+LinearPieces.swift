@@ -37,7 +37,7 @@ extension FrozenAnimationProgram {
         tau0: Swift.min(a, b) + t.timeOffset, tau1: Swift.max(a, b) + t.timeOffset, duration: d, timing: t,
         capacity: capacity)
     else { return nil }
-    var sink = _ProgressBreakpoints(out: out, progress: progress, keyTimes: kt, capacity: capacity)
+    var sink = _ProgressBreakpoints(out: out, progress: progress, capacity: capacity)
     guard walk.walk(keyTimes: kt, &sink) else { return nil }
     return sink.count
   }
@@ -104,8 +104,7 @@ extension FrozenAnimationProgram {
     let forwards = speed > 0
     out[0] = forwards ? t0 : t1
     positions[0] = forwards ? start : end
-    var sink = _PositionKnots(
-      times: out, positions: positions, curve: curve, autoreverses: autoreverses, capacity: capacity)
+    var sink = _PositionKnots(times: out, positions: positions, curve: curve, capacity: capacity)
     // The walk stops only when the sink is full.
     guard walk.walk(keyTimes: curve.keyTimes, &sink) else { return truncating ? sink.count : nil }
     var n = sink.count
@@ -262,13 +261,11 @@ struct _PositionKnots: _BreakpointSink {
   let times: UnsafeMutablePointer<Double>
   let positions: UnsafeMutablePointer<SIMD2<Double>>
   let curve: _PositionCurve
-  let autoreverses: Bool
   let capacity: Int
   var count = 1
 
-  @inline(__always) mutating func boundary(at clock: Double, mirrored: Bool) -> Bool {
+  @inline(__always) mutating func boundary(at clock: Double, mirrored: Bool, previousMirrored: Bool) -> Bool {
     guard count + 2 <= capacity else { return false }
-    let previousMirrored = autoreverses && !mirrored
     times[count] = clock
     positions[count] = curve.value(previousMirrored ? 0 : 1)
     times[count + 1] = clock
@@ -277,7 +274,7 @@ struct _PositionKnots: _BreakpointSink {
     return true
   }
 
-  @inline(__always) mutating func key(_ j: Int, at clock: Double) -> Bool {
+  @inline(__always) mutating func key(_ j: Int, keyTime: Double, at clock: Double) -> Bool {
     guard count < capacity else { return false }
     times[count] = clock
     positions[count] = curve.key(j)

@@ -45,7 +45,9 @@ struct _LocalTimeWalk {
     while i <= last {
       let mirrored = mirrored(i)
       if i > first {
-        guard sink.boundary(at: clock(Swift.min(Swift.max(i * duration, tau0), tau1)), mirrored: mirrored) else {
+        let at = clock(Swift.min(Swift.max(i * duration, tau0), tau1))
+        // With autoreverses, iterations alternate: the one before runs the other way.
+        guard sink.boundary(at: at, mirrored: mirrored, previousMirrored: autoreverses && !mirrored) else {
           return false
         }
       }
@@ -55,7 +57,7 @@ struct _LocalTimeWalk {
           let j = mirrored ? kt.count - 1 - step : step
           let tau = origin + (mirrored ? 1 - kt[j] : kt[j]) * duration
           guard tau > tau0 && tau < tau1 else { continue }
-          guard sink.key(j, at: clock(tau)) else { return false }
+          guard sink.key(j, keyTime: kt[j], at: clock(tau)) else { return false }
         }
       }
       i += 1
@@ -65,11 +67,12 @@ struct _LocalTimeWalk {
 }
 
 /// What `_LocalTimeWalk.walk` tells: an iteration boundary (the previous iteration's end and
-/// this one's start, at one clock time; `mirrored`: this one runs backwards) and a key time.
-/// Each answers false when full.
+/// this one's start, at one clock time; `mirrored`, `previousMirrored`: whether this one and
+/// the one before run backwards) and key j (at key time `keyTime`, a progress). Each answers
+/// false when full.
 protocol _BreakpointSink {
-  mutating func boundary(at clock: Double, mirrored: Bool) -> Bool
-  mutating func key(_ j: Int, at clock: Double) -> Bool
+  mutating func boundary(at clock: Double, mirrored: Bool, previousMirrored: Bool) -> Bool
+  mutating func key(_ j: Int, keyTime: Double, at clock: Double) -> Bool
 }
 
 /// Breakpoints with their progress: a boundary as both progress values (the value may jump
@@ -77,11 +80,10 @@ protocol _BreakpointSink {
 struct _ProgressBreakpoints: _BreakpointSink {
   let out: UnsafeMutablePointer<Double>
   let progress: UnsafeMutablePointer<Double>
-  let keyTimes: UnsafeBufferPointer<Double>
   let capacity: Int
   var count = 0
 
-  @inline(__always) mutating func boundary(at clock: Double, mirrored: Bool) -> Bool {
+  @inline(__always) mutating func boundary(at clock: Double, mirrored: Bool, previousMirrored: Bool) -> Bool {
     guard count + 2 <= capacity else { return false }
     out[count] = clock
     progress[count] = 0
@@ -91,10 +93,10 @@ struct _ProgressBreakpoints: _BreakpointSink {
     return true
   }
 
-  @inline(__always) mutating func key(_ j: Int, at clock: Double) -> Bool {
+  @inline(__always) mutating func key(_ j: Int, keyTime: Double, at clock: Double) -> Bool {
     guard count < capacity else { return false }
     out[count] = clock
-    progress[count] = keyTimes[j]
+    progress[count] = keyTime
     count += 1
     return true
   }
