@@ -48,7 +48,8 @@ import Testing
     let last = I.bounds == .window ? window : end
     var index = I()
     index.reserve(start.count)
-    window.withUnsafeBufferPointer { s in last.withUnsafeBufferPointer { e in index.rebuild(start: s, end: e) } }
+    let linear = zip(window, last).map { LinearBox(start: $0, end: $1) }
+    linear.withUnsafeBufferPointer { index.rebuild($0) }
     var rng = SplitMix64(seed: 11)
     var out = [Int32](repeating: -1, count: start.count)
     var missed = 0
@@ -78,11 +79,12 @@ import Testing
       let (start2, end2) = Self.boxes(shape, seed: 8)
       let window2 = I.bounds == .window ? zip(start2, end2).map { $0.union($1) } : start2
       let last2 = I.bounds == .window ? window2 : end2
+      let linear2 = zip(window2, last2).map { LinearBox(start: $0, end: $1) }
       // Bytes on this thread, where the rebuild runs (the request count is the process's, and
       // the registered workers of tests running in parallel allocate meanwhile).
       let used = AllocationCounter.measure {
         index.reserve(start2.count)
-        window2.withUnsafeBufferPointer { s in last2.withUnsafeBufferPointer { e in index.rebuild(start: s, end: e) } }
+        linear2.withUnsafeBufferPointer { index.rebuild($0) }
       }
       #expect(
         used.callingThreadBytes == 0,
@@ -101,7 +103,7 @@ import Testing
     let window = zip(start, end).map { $0.union($1) }
     var index = WindowGridIndex()
     index.reserve(window.count)
-    window.withUnsafeBufferPointer { w in index.rebuild(start: w, end: w) }
+    window.map { LinearBox(start: $0, end: $0) }.withUnsafeBufferPointer { index.rebuild($0) }
     let storage = index.storage
     #expect(storage.entries.count <= window.count * _GridStorage.entriesPerBox)
     #expect(storage.overflow.count > 0 && storage.overflow.count < window.count / 5)
@@ -115,7 +117,7 @@ import Testing
     let window = zip(start, end).map { $0.union($1) }
     var index = WindowGridIndex()
     index.reserve(window.count)
-    window.withUnsafeBufferPointer { w in index.rebuild(start: w, end: w) }
+    window.map { LinearBox(start: $0, end: $0) }.withUnsafeBufferPointer { index.rebuild($0) }
     let storage = index.storage
     var rng = SplitMix64(seed: 5)
     var out = [Int32](repeating: -1, count: window.count)

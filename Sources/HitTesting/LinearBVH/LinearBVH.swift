@@ -30,8 +30,8 @@ public struct LinearBVHIndex: MotionIndex {
 
   public mutating func reserve(_ entries: Int) { tree.reserve(entries) }
 
-  public mutating func rebuild(start: UnsafeBufferPointer<Box>, end: UnsafeBufferPointer<Box>) {
-    tree.rebuild(start: start, end: end)
+  public mutating func rebuild(_ bounds: UnsafeBufferPointer<LinearBox>) {
+    tree.rebuild(bounds)
   }
 
   @inline(__always)

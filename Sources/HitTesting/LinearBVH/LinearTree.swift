@@ -37,45 +37,45 @@ final class _LinearTree {
     stack.reserve(Int.bitWidth - count.leadingZeroBitCount + 2)
   }
 
-  func rebuild(start: UnsafeBufferPointer<Box>, end: UnsafeBufferPointer<Box>) {
-    let count = start.count
+  func rebuild(_ bounds: UnsafeBufferPointer<LinearBox>) {
+    let count = bounds.count
     reserve(count)
     for i in 0..<count { order[i] = Int32(i) }
     nodes = 0
     depth = 0
     if count > 0 {
       nodes = 1
-      _build(0, 0, count, level: 1, start, end)
+      _build(0, 0, count, level: 1, bounds)
     }
     precondition(depth + 1 <= stack.count, "a tree deeper than its traversal stack")
-    _checkInvariants(start, end)
+    _checkInvariants(bounds)
   }
 
   /// The centre of entry k's box halfway through the window along x or y, doubled twice (only
   /// compared: the scale does not matter).
   @inline(__always)
-  static func _centre(_ k: Int, x: Bool, _ start: UnsafeBufferPointer<Box>, _ end: UnsafeBufferPointer<Box>) -> Double {
-    let (s, e) = (start[k], end[k])
+  static func _centre(_ k: Int, x: Bool, _ bounds: UnsafeBufferPointer<LinearBox>) -> Double {
+    let (s, e) = (bounds[k].start, bounds[k].end)
     return x ? (s.minX + s.maxX) + (e.minX + e.maxX) : (s.minY + s.maxY) + (e.minY + e.maxY)
   }
 
   /// Builds node `node` over `order[lo ..< hi]`, children split at the median centre, taking the
   /// next two free node slots; its bounds once its children's are known.
   func _build(
-    _ node: Int, _ lo: Int, _ hi: Int, level: Int, _ start: UnsafeBufferPointer<Box>, _ end: UnsafeBufferPointer<Box>
+    _ node: Int, _ lo: Int, _ hi: Int, level: Int, _ bounds: UnsafeBufferPointer<LinearBox>
   ) {
     depth = Swift.max(depth, level)
     if hi - lo <= Self.leafSize {
       // The range is final: the selects of other nodes permute other ranges.
-      var bounds = _LinearBox32(holding: start[Int(order[lo])], end[Int(order[lo])])
-      leafBox[lo] = bounds
+      var union = _LinearBox32(holding: bounds[Int(order[lo])].start, bounds[Int(order[lo])].end)
+      leafBox[lo] = union
       for i in (lo + 1)..<hi {
         let k = Int(order[i])
-        let b = _LinearBox32(holding: start[k], end[k])
+        let b = _LinearBox32(holding: bounds[k].start, bounds[k].end)
         leafBox[i] = b
-        bounds = bounds.union(b)
+        union = union.union(b)
       }
-      nodeBox[node] = bounds
+      nodeBox[node] = union
       nodeFirst[node] = Int32(lo)
       nodeCount[node] = Int32(hi - lo)
       return
@@ -88,31 +88,31 @@ final class _LinearTree {
     var y1 = -Double.infinity
     for i in lo..<hi {
       let k = Int(order[i])
-      let cx = Self._centre(k, x: true, start, end)
-      let cy = Self._centre(k, x: false, start, end)
+      let cx = Self._centre(k, x: true, bounds)
+      let cy = Self._centre(k, x: false, bounds)
       x0 = Swift.min(x0, cx)
       x1 = Swift.max(x1, cx)
       y0 = Swift.min(y0, cy)
       y1 = Swift.max(y1, cy)
     }
-    _select(lo, hi, mid, x: x1 - x0 >= y1 - y0, start, end)
+    _select(lo, hi, mid, x: x1 - x0 >= y1 - y0, bounds)
     let left = nodes
     precondition(left + 1 < nodeBox.count, "more nodes than a median split makes")
     nodes += 2
     nodeCount[node] = 0
     nodeFirst[node] = Int32(left)
-    _build(left, lo, mid, level: level + 1, start, end)
-    _build(left + 1, mid, hi, level: level + 1, start, end)
+    _build(left, lo, mid, level: level + 1, bounds)
+    _build(left + 1, mid, hi, level: level + 1, bounds)
     nodeBox[node] = nodeBox[left].union(nodeBox[left + 1])
   }
 
   /// Partially orders `order[lo ..< hi]` by centre so that position `k` holds its order
   /// statistic (quickselect; no allocation).
   func _select(
-    _ lo0: Int, _ hi0: Int, _ k: Int, x: Bool, _ start: UnsafeBufferPointer<Box>, _ end: UnsafeBufferPointer<Box>
+    _ lo0: Int, _ hi0: Int, _ k: Int, x: Bool, _ bounds: UnsafeBufferPointer<LinearBox>
   ) {
     order.withUnsafeMutableBufferPointer { o in
-      @inline(__always) func c(_ i: Int) -> Double { Self._centre(Int(o[i]), x: x, start, end) }
+      @inline(__always) func c(_ i: Int) -> Double { Self._centre(Int(o[i]), x: x, bounds) }
       var lo = lo0
       var hi = hi0 - 1
       while lo < hi {
@@ -172,10 +172,10 @@ final class _LinearTree {
 
   /// Checks the tree (with `HITBENCH_INTERNAL_CHECKS`): every entry in exactly one leaf, its
   /// box holding the entry's at both ends, each node's bounds holding its children's. O(entries).
-  func _checkInvariants(_ start: UnsafeBufferPointer<Box>, _ end: UnsafeBufferPointer<Box>) {
+  func _checkInvariants(_ bounds: UnsafeBufferPointer<LinearBox>) {
     #if HITBENCH_INTERNAL_CHECKS
       guard InternalChecks.active, nodes > 0 else { return }
-      let count = start.count
+      let count = bounds.count
       precondition(nodes <= Swift.max(count - 1, 1), "\(nodes) nodes for \(count) entries")
       var seen = [Bool](repeating: false, count: count)
       for node in 0..<nodes {
@@ -192,7 +192,8 @@ final class _LinearTree {
             let k = Int(order[i])
             precondition(!seen[k], "entry \(k) in two leaves")
             seen[k] = true
-            precondition(leafBox[i].holds(start: start[k], end: end[k]), "leaf box \(i) does not hold entry \(k)")
+            precondition(
+              leafBox[i].holds(start: bounds[k].start, end: bounds[k].end), "leaf box \(i) does not hold entry \(k)")
             precondition(b.union(leafBox[i]) == b, "node \(node) does not hold entry \(k)")
           }
         }

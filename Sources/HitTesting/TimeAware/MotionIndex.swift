@@ -23,9 +23,10 @@ public protocol MotionIndex {
   /// which does not change between windows: an index sized by it allocates nothing after the
   /// first). Nothing by default.
   mutating func reserve(_ entries: Int)
-  /// Indexes entries 0 ..< start.count: entry i's box is `start[i]` at the window's start and
-  /// `end[i]` at its end (equal for window boxes), all edges finite.
-  mutating func rebuild(start: UnsafeBufferPointer<Box>, end: UnsafeBufferPointer<Box>)
+  /// Indexes entries 0 ..< bounds.count: entry i's box is `bounds[i].start` at the window's
+  /// start and `bounds[i].end` at its end (equal for window boxes), all edges finite. The
+  /// buffer is the window's own (borrowed for the call): the index keeps what it needs of it.
+  mutating func rebuild(_ bounds: UnsafeBufferPointer<LinearBox>)
   /// Writes the entries whose box at fraction `s` of the window may hold `p` (a superset) to
   /// `out`, which has room for every entry; answers how many.
   func candidates(_ p: Point, at s: Double, into out: UnsafeMutablePointer<Int32>) -> Int

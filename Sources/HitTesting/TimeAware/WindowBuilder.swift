@@ -22,13 +22,6 @@ final class WindowBuilder<Index: MotionIndex>: @unchecked Sendable, SceneBackgro
   private var end = 0.0
   private var animated = true
   private(set) var worker: BackgroundWorker?
-  /// The entries' start and end boxes gathered for the index's rebuild, one pair for both
-  /// slots (one build runs at a time; the index keeps what it needs of them).
-  private var entryStart = ColumnBuffer<Box>()
-  private var entryEnd = ColumnBuffer<Box>()
-
-  /// Bytes of the gathered boxes.
-  var memoryFootprint: Int { entryStart.memoryFootprint + entryEnd.memoryFootprint }
 
   init(groups: MotionGroups) {
     self.groups = groups
@@ -82,7 +75,7 @@ final class WindowBuilder<Index: MotionIndex>: @unchecked Sendable, SceneBackgro
     let stale = ahead && groups.scene._faults.staleWindows
     slot.unbounded = bounds.compute(
       into: slot, groups, from: stale ? start - (end - start) : start, to: stale ? start : end, animated: animated)
-    slot.index(groups: groups.count, prefixMaxRank: groups.prefixMaxRank, gathering: &entryStart, &entryEnd)
+    slot.index(groups: groups.count, prefixMaxRank: groups.prefixMaxRank)
     slot.start = start
     slot.end = animated ? end : .infinity
     slot.animated = animated

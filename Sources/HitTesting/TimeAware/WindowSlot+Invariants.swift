@@ -15,14 +15,11 @@ extension WindowSlot {
   }
 
   /// Checks a built window (with `HITBENCH_INTERNAL_CHECKS`): entries by ascending group, each
-  /// entry's boxes the bounds compacted beside it, within the index's magnitude limit, its key's
+  /// entry's bounds within the index's magnitude limit, its key's
   /// prefix rank its group's; outside groups with bounds beyond the limit, neither indexed nor
   /// repeated; every group that had bounds (`hadBounds`, from `_groupsWithBounds`) placed once,
   /// the others nowhere. O(groups).
-  func _checkInvariants(
-    groups: Int, hadBounds: [Bool], prefixMaxRank: borrowing ColumnBuffer<Int32>,
-    entryStart: borrowing ColumnBuffer<Box>, entryEnd: borrowing ColumnBuffer<Box>
-  ) {
+  func _checkInvariants(groups: Int, hadBounds: [Bool], prefixMaxRank: borrowing ColumnBuffer<Int32>) {
     #if HITBENCH_INTERNAL_CHECKS
       guard InternalChecks.active else { return }
       var place = [Int8](repeating: 0, count: Swift.max(groups, 1))
@@ -31,8 +28,6 @@ extension WindowSlot {
         precondition(g >= 1 && g < groups, "\(Index.name): entry \(i) is group \(g) of \(groups)")
         precondition(i == 0 || entries[i - 1].group < entries[i].group, "\(Index.name): entries not by ascending group")
         precondition(entries[i].prefixMaxRank == prefixMaxRank[g], "\(Index.name): entry \(i)'s prefix rank")
-        precondition(
-          entryStart[i] == bound[i].start && entryEnd[i] == bound[i].end, "\(Index.name): entry \(i)'s boxes")
         precondition(
           Self._inRange(bound[i].start) && Self._inRange(bound[i].end), "\(Index.name): entry \(i) out of range")
         place[g] += 1

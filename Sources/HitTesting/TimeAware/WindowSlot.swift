@@ -44,27 +44,22 @@ final class WindowSlot<Index: MotionIndex> {
 
   /// Splits the groups' bounds into the index's entries and the outside list, compacting
   /// `bound` into entry order (entry n is never after its group, so each group's bounds are
-  /// read before an entry overwrites them), and rebuilds the index from the entries' boxes,
-  /// gathered into `entryStart` and `entryEnd` (the builder's, shared by both slots).
-  /// `prefixMaxRank` is the groups' (`MotionGroups.prefixMaxRank`), copied into each entry's key.
-  func index(
-    groups: Int, prefixMaxRank: borrowing ColumnBuffer<Int32>, gathering entryStart: inout ColumnBuffer<Box>,
-    _ entryEnd: inout ColumnBuffer<Box>
-  ) {
+  /// read before an entry overwrites them), and rebuilds the index from the compacted bounds
+  /// in place (no copy). `prefixMaxRank` is the groups' (`MotionGroups.prefixMaxRank`), copied
+  /// into each entry's key.
+  func index(groups: Int, prefixMaxRank: borrowing ColumnBuffer<Int32>) {
     let hadBounds = _groupsWithBounds(groups)
-    entryStart.reserve(groups)
-    entryEnd.reserve(groups)
     var n = 0
     var out = 0
+    let limit = Index.magnitudeLimit
+    precondition(limit.isFinite, "\(Index.name): an infinite magnitude limit")
     for g in 1..<Swift.max(groups, 1) {
       BuildPause.checkpoint(every: g)
       let l = bound[g]
       if l.start.isEmpty && l.end.isEmpty { continue }
-      if Self._inRange(l.start) && Self._inRange(l.end) {
+      if Self._inRange(l.start, limit: limit) && Self._inRange(l.end, limit: limit) {
         entries[n] = WindowEntry(group: Int32(g), prefixMaxRank: prefixMaxRank[g])
         bound[n] = l
-        entryStart[n] = l.start
-        entryEnd[n] = l.end
         n += 1
       } else {
         outside[out] = Int32(g)
@@ -73,16 +68,11 @@ final class WindowSlot<Index: MotionIndex> {
       }
     }
     entries.reserve(n)
-    entryStart.reserve(n)
-    entryEnd.reserve(n)
     outside.reserve(out)
     outsideBound.reserve(out)
     BuildPause.checkpoint()
-    entryStart.withUnsafeBufferPointer { s in
-      entryEnd.withUnsafeBufferPointer { e in index.rebuild(start: s, end: e) }
-    }
-    _checkInvariants(
-      groups: groups, hadBounds: hadBounds, prefixMaxRank: prefixMaxRank, entryStart: entryStart, entryEnd: entryEnd)
+    bound.withUnsafeBufferPointer { b in index.rebuild(UnsafeBufferPointer(rebasing: b[..<n])) }
+    _checkInvariants(groups: groups, hadBounds: hadBounds, prefixMaxRank: prefixMaxRank)
   }
 
   /// Every group's bounds (empty where it has none), scattered back from the entries and the
@@ -94,10 +84,13 @@ final class WindowSlot<Index: MotionIndex> {
     return all
   }
 
-  /// Every edge finite and within the index's magnitude limit.
-  @inline(__always) static func _inRange(_ b: Box) -> Bool {
-    let limit = Index.magnitudeLimit
-    return b.isFiniteAndNonEmpty && Swift.abs(b.minX) <= limit && Swift.abs(b.minY) <= limit
+  /// Every edge finite and within the index's magnitude limit, and the box not empty.
+  @inline(__always) static func _inRange(_ b: Box) -> Bool { _inRange(b, limit: Index.magnitudeLimit) }
+
+  /// The same against a finite `limit` read once per build: a NaN or infinite edge fails its
+  /// magnitude compare, so no separate finiteness test is needed.
+  @inline(__always) static func _inRange(_ b: Box, limit: Double) -> Bool {
+    b.minX <= b.maxX && b.minY <= b.maxY && Swift.abs(b.minX) <= limit && Swift.abs(b.minY) <= limit
       && Swift.abs(b.maxX) <= limit && Swift.abs(b.maxY) <= limit
   }
 

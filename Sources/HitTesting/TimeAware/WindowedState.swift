@@ -50,7 +50,7 @@ public final class _WindowedState<Index: MotionIndex>: _TimeAwareState {
   @usableFromInline var _frontIndex: Index { front.index }
 
   public var memoryFootprint: Int {
-    groups.memoryFootprint + front.memoryFootprint + back.memoryFootprint + builder.memoryFootprint
+    groups.memoryFootprint + front.memoryFootprint + back.memoryFootprint
       + proposals.memoryFootprint
   }
 

@@ -6,11 +6,11 @@ extension _GridStorage {
   /// cell starts non-decreasing, each cell's list descending and holding only entries whose box
   /// covers the cell, every entry either in the overflow list (descending) or in every cell its
   /// box covers, and every stored box the entry's box (the union of its start and end boxes)
-  /// rounded outward. O(boxes + cell entries).
-  func _checkInvariants(start: UnsafeBufferPointer<Box>, end: UnsafeBufferPointer<Box>) {
+  /// rounded outward, and every kept cell span the one its box maps to. O(boxes + cell entries).
+  func _checkInvariants(_ bounds: UnsafeBufferPointer<LinearBox>) {
     #if HITBENCH_INTERNAL_CHECKS
       guard InternalChecks.active else { return }
-      let boxes = zip(start, end).map { $0.union($1) }
+      let boxes = bounds.map { $0.start.union($0.end) }
       let cells = geometry.cellCount
       precondition(cellStart[0] == 0 && Int(cellStart[cells]) == entries.count, "window-grid: cell starts")
       var listed = [Int](repeating: 0, count: boxes.count)
@@ -38,8 +38,12 @@ extension _GridStorage {
         precondition(overflowBox[j] == OutwardBox(boxes[i]), "window-grid: overflow entry \(i)'s box")
         overflowed[i] = true
       }
+      precondition(geometry.columns <= 1 << 16 && geometry.rows <= 1 << 16, "window-grid: cell spans overflow 16 bits")
       for i in 0..<boxes.count {
         let s = geometry.span(of: boxes[i])
+        let kept = span[i]
+        precondition(
+          (Int(kept.x0), Int(kept.y0), Int(kept.x1), Int(kept.y1)) == s, "window-grid: entry \(i)'s kept cell span")
         let covered = (s.x1 - s.x0 + 1) * (s.y1 - s.y0 + 1)
         precondition(
           overflowed[i] ? listed[i] == 0 : listed[i] == covered,

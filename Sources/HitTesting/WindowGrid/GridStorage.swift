@@ -12,12 +12,14 @@ final class _GridStorage {
   /// Each cell entry's and overflow entry's box, beside it: a query streams through them.
   var entryBox = ColumnBuffer<OutwardBox>()
   var overflowBox = ColumnBuffer<OutwardBox>()
-  /// Every box, rounded outward (by entry), for the two passes that list them.
+  /// Every box, rounded outward, and the cells it covers (by entry), for the passes that list
+  /// them: each box's cells are mapped once.
   var outward = ColumnBuffer<OutwardBox>()
+  var span = ColumnBuffer<_CellSpan>()
 
   var memoryFootprint: Int {
     cellStart.memoryFootprint + fill.memoryFootprint + entries.memoryFootprint + overflow.memoryFootprint
-      + entryBox.memoryFootprint + overflowBox.memoryFootprint + outward.memoryFootprint
+      + entryBox.memoryFootprint + overflowBox.memoryFootprint + outward.memoryFootprint + span.memoryFootprint
   }
 
   /// Every table at its bound for this many boxes (the cell limit squared, `entriesPerBox`
@@ -29,6 +31,7 @@ final class _GridStorage {
     overflow.reserve(boxes)
     overflowBox.reserve(boxes)
     outward.reserve(boxes)
+    span.reserve(boxes)
     entries.reserve(boxes * Self.entriesPerBox + 64)
     entryBox.reserve(boxes * Self.entriesPerBox + 64)
   }
@@ -46,17 +49,29 @@ final class _GridStorage {
     cells <= 1 ? 0 : Int.bitWidth - (cells - 1).leadingZeroBitCount
   }
 
-  /// Lists entry i under the union of `start[i]` and `end[i]` (equal for window boxes; for
-  /// linear bounds, where the entry can be at any time of the window).
-  func rebuild(start: UnsafeBufferPointer<Box>, end: UnsafeBufferPointer<Box>) {
-    let count = start.count
-    @inline(__always) func box(_ i: Int) -> Box { start[i].union(end[i]) }
+  /// Lists entry i under its hull, the union of `bounds[i].start` and `bounds[i].end` (equal
+  /// for window boxes; for linear bounds, where the entry can be at any time of the window).
+  /// Four passes over the entries: hulls (rounded outward) and their extent; each hull's cells,
+  /// mapped once and kept as a span; the cell counts; the cell lists.
+  func rebuild(_ bounds: UnsafeBufferPointer<LinearBox>) {
+    let count = bounds.count
+    reserve(count)
+    // Entries are finite and non-empty (`MotionIndex.rebuild`): a hull needs no empty case.
+    @inline(__always) func hull(_ i: Int) -> Box {
+      let (s, e) = (bounds[i].start, bounds[i].end)
+      return Box(
+        minX: Swift.min(s.minX, e.minX), minY: Swift.min(s.minY, e.minY), maxX: Swift.max(s.maxX, e.maxX),
+        maxY: Swift.max(s.maxY, e.maxY))
+    }
     var extent = Box.nothing
     var sum = 0.0
-    for i in 0..<count {
-      let b = box(i)
-      extent = extent.union(b)
-      sum += Swift.max(b.maxX - b.minX, b.maxY - b.minY)
+    outward.withUnsafeMutableBufferPointer { o in
+      for i in 0..<count {
+        let b = hull(i)
+        extent = extent.union(b)
+        sum += Swift.max(b.maxX - b.minX, b.maxY - b.minY)
+        o[i] = OutwardBox(b)
+      }
     }
     let limit = Self.limit(count)
     if count == 0 || !extent.isFiniteAndNonEmpty {
@@ -66,32 +81,34 @@ final class _GridStorage {
         sum / Double(count), Swift.max(extent.maxX - extent.minX, extent.maxY - extent.minY) / Double(limit))
       geometry = GridGeometry(extent: extent, side: side, limit: limit)
     }
-    let cells = geometry.cellCount
-    reserve(count)
     BuildPause.checkpoint()
-    for i in 0..<count { outward[i] = OutwardBox(box(i)) }
     let geometry = self.geometry
-    @inline(__always) func cellsCovered(_ b: Box) -> Int {
-      let s = geometry.span(of: b)
-      return (s.x1 - s.x0 + 1) * (s.y1 - s.y0 + 1)
-    }
-    // The largest box listed in cells: entries by size class, then the classes that fit.
-    var bySize = SIMD16<Int>()
-    for i in 0..<count {
-      let c = cellsCovered(box(i))
-      if c <= WindowGridIndex.maxCellsPerBox { bySize[Self.sizeClass(c)] &+= c }
+    let cells = geometry.cellCount
+    // The largest box listed in cells: cell entries by size class, then the classes that fit
+    // (counted on the stack: a SIMD vector indexed by a variable spills whole at every update).
+    var maxCells = WindowGridIndex.maxCellsPerBox
+    withUnsafeTemporaryAllocation(of: Int.self, capacity: 16) { bySize in
+      bySize.initialize(repeating: 0)
+      span.withUnsafeMutableBufferPointer { spans in
+        for i in 0..<count {
+          let s = _CellSpan(geometry.span(of: hull(i)))
+          spans[i] = s
+          let c = s.cells
+          if c <= WindowGridIndex.maxCellsPerBox { bySize[Self.sizeClass(c)] &+= c }
+        }
+      }
+      var listed = bySize.reduce(0, &+)
+      var largest = Self.sizeClass(maxCells)
+      while listed > entries.capacity - 64 && largest > 0 {
+        listed -= bySize[largest]
+        largest -= 1
+        maxCells = 1 << largest
+      }
     }
     BuildPause.checkpoint()
-    var maxCells = WindowGridIndex.maxCellsPerBox
-    var listed = bySize.wrappedSum()
-    var largest = Self.sizeClass(maxCells)
-    while listed > entries.capacity - 64 && largest > 0 {
-      listed -= bySize[largest]
-      largest -= 1
-      maxCells = 1 << largest
-    }
     var overflowCount = 0
     let columns = geometry.columns
+    let spans = span._unsafeStorage
     cellStart.withUnsafeMutableBufferPointer { start in
       for c in 0...cells { start[c] = 0 }
       // Descending entry order: a cell lists the top-most group first.
@@ -99,14 +116,14 @@ final class _GridStorage {
       while i >= 0 {
         defer { i -= 1 }
         BuildPause.checkpoint(every: i)
-        let s = geometry.span(of: box(i))
-        if (s.x1 - s.x0 + 1) * (s.y1 - s.y0 + 1) > maxCells {
+        let s = spans[i]
+        if s.cells > maxCells {
           overflow[overflowCount] = Int32(i)
           overflowBox[overflowCount] = outward[i]
           overflowCount += 1
           continue
         }
-        for y in s.y0...s.y1 { for x in s.x0...s.x1 { start[y * columns + x + 1] &+= 1 } }
+        for y in s.rows { for x in s.columns { start[y * columns + x + 1] &+= 1 } }
       }
       for c in 0..<cells { start[c + 1] &+= start[c] }
     }
@@ -115,6 +132,7 @@ final class _GridStorage {
     entries.reserve(Int(cellStart[cells]))
     entryBox.reserve(Int(cellStart[cells]))
     let eb = entryBox._unsafeStorage
+    let o = outward._unsafeStorage
     cellStart.withUnsafeBufferPointer { start in
       fill.withUnsafeMutableBufferPointer { f in
         entries.withUnsafeMutableBufferPointer { e in
@@ -123,14 +141,16 @@ final class _GridStorage {
           while i >= 0 {
             defer { i -= 1 }
             BuildPause.checkpoint(every: i)
-            let s = geometry.span(of: box(i))
-            if (s.x1 - s.x0 + 1) * (s.y1 - s.y0 + 1) > maxCells { continue }
-            for y in s.y0...s.y1 {
-              for x in s.x0...s.x1 {
+            let s = spans[i]
+            if s.cells > maxCells { continue }
+            let box = o[i]
+            for y in s.rows {
+              for x in s.columns {
                 let c = y * columns + x
-                e[Int(f[c])] = Int32(i)
-                eb[Int(f[c])] = outward[i]
-                f[c] &+= 1
+                let k = Int(f[c])
+                e[k] = Int32(i)
+                eb[k] = box
+                f[c] = Int32(k &+ 1)
               }
             }
           }
@@ -247,4 +267,26 @@ final class _GridStorage {
     }
     return held &+ search._outsideHeld(p)
   }
+}
+
+/// The cells a box covers, as inclusive column and row ranges in 16 bits each (8 bytes: a grid
+/// has at most `_GridStorage.limit` cells a side, 2,048).
+struct _CellSpan: BitwiseCopyable {
+  var x0: UInt16
+  var y0: UInt16
+  var x1: UInt16
+  var y1: UInt16
+
+  @inline(__always) init(_ s: (x0: Int, y0: Int, x1: Int, y1: Int)) {
+    // The geometry clamps into its cells, at most the limit (2,048) a side: truncating to 16
+    // bits loses nothing (the invariant check compares every kept span with the mapping).
+    (x0, y0, x1, y1) = (
+      UInt16(truncatingIfNeeded: s.x0), UInt16(truncatingIfNeeded: s.y0), UInt16(truncatingIfNeeded: s.x1),
+      UInt16(truncatingIfNeeded: s.y1)
+    )
+  }
+
+  @inline(__always) var columns: ClosedRange<Int> { Int(x0)...Int(x1) }
+  @inline(__always) var rows: ClosedRange<Int> { Int(y0)...Int(y1) }
+  @inline(__always) var cells: Int { (Int(x1) &- Int(x0) &+ 1) &* (Int(y1) &- Int(y0) &+ 1) }
 }

@@ -33,9 +33,9 @@ public struct WindowGridIndex: MotionIndex {
 
   public mutating func reserve(_ entries: Int) { storage.reserve(entries) }
 
-  public mutating func rebuild(start: UnsafeBufferPointer<Box>, end: UnsafeBufferPointer<Box>) {
-    storage.rebuild(start: start, end: end)
-    storage._checkInvariants(start: start, end: end)
+  public mutating func rebuild(_ bounds: UnsafeBufferPointer<LinearBox>) {
+    storage.rebuild(bounds)
+    storage._checkInvariants(bounds)
   }
 
   @inline(__always)

@@ -28,17 +28,17 @@ public struct EmbreeMotionIndex: MotionIndex {
 
   public mutating func reserve(_ entries: Int) { boxes.reserveCapacity(entries * 8) }
 
-  public mutating func rebuild(start: UnsafeBufferPointer<Box>, end: UnsafeBufferPointer<Box>) {
+  public mutating func rebuild(_ bounds: UnsafeBufferPointer<LinearBox>) {
     guard let handle else { preconditionFailure("\(Self.name): library not built in (install \(Self.package))") }
     boxes.removeAll(keepingCapacity: true)
     // Embree interpolates in single precision at a single-precision time: a relative pad of
     // 1e-6 covers both roundings (about 1e-7 each), so its boxes hold the exact ones, which
     // the strategy tests afterwards.
-    for i in 0..<start.count {
-      _append(start[i])
-      _append(end[i])
+    for b in bounds {
+      _append(b.start)
+      _append(b.end)
     }
-    boxes.withUnsafeBufferPointer { hb_peer_update_motion(handle.raw, $0.baseAddress, Int32(start.count), 2) }
+    boxes.withUnsafeBufferPointer { hb_peer_update_motion(handle.raw, $0.baseAddress, Int32(bounds.count), 2) }
   }
 
   mutating func _append(_ b: Box) {
