@@ -2,121 +2,187 @@ import Columns
 import LayerModel
 import Presentation
 
-/// A straight stretch of a translated layer's motion (`_translatedLines`' closed form), kept
-/// between windows when `MotionBounds.reusesPieces`: from clock time `start` to `end` its padded
-/// world box moves linearly from `from` to `to`. A window inside it has as exact lines the boxes
-/// interpolated at its ends: no walk of its local time, no shape, no knot. Windows follow one
-/// another, so one piece answers every window up to the layer's next breakpoint (a key time or
-/// an iteration's end). 88 bytes a layer.
+/// A stretch of a translated layer's motion (`_translatedLines`' closed form), kept between
+/// windows when `MotionBounds.reusesPieces`: its knots from a window's start over the next few
+/// breakpoints (a key time or an iteration's end), each a clock time and the world translation
+/// there, in the layer's slots of `MotionBounds.pieceKnots`, and what every window inside it
+/// shares: the shape's box with every pad a window inside needs, the steepest segment and the
+/// local time's error. A window inside interpolates its ends between knots and reads the knots
+/// between them: no walk of its local time, no shape. Windows follow one another, so one piece
+/// answers every window up to its last knot. 56 bytes a layer, and 24 a knot
+/// (`MotionBounds.knotsPerPiece`).
 struct _TranslatedPiece {
-  var start: Double
-  var end: Double
+  /// Knots kept (none: no piece).
+  var count: Int
   /// `clockTimeError` over the piece: at least its error over any window inside it (the error
   /// grows with the times' magnitudes, which a window inside does not exceed).
   var dt: Double
-  var from: Box
-  var to: Box
+  /// The steepest change of the world translation per second between knots (jumps excluded).
+  var slope: Double
+  /// The shape's corner sums (`_TranslatedShape.sums`: the box is these moved by a translation)
+  /// moved out by the shape's pad at the largest translation and position along the piece, by
+  /// the local time's error at the steepest segment (twice the closed form's: a window's ends
+  /// are interpolated between knots whose times are off by up to that error, not evaluated),
+  /// and by `_lines`' pad for the rounding, relative to the largest coordinates along the
+  /// piece. A window inside one segment has as lines this box moved by its ends' translations.
+  var box: Box
 
   /// No piece: holds no window. (Not `none`, which an optional's parameter, such as
   /// `ColumnBuffer.reserve`'s filling, would read as nil.)
-  static let nothing = _TranslatedPiece(start: .infinity, end: -.infinity, dt: .infinity, from: .nothing, to: .nothing)
+  static let nothing = _TranslatedPiece(count: 0, dt: .infinity, slope: 0, box: .nothing)
+}
 
-  /// Whether the window [t0, t1] lies inside: from the start to 16 local-time errors before the
-  /// end (the evaluation can put a time a few errors before a breakpoint past it, as
-  /// `_translatedLines` allows for between its knots), and long enough for the local time's
-  /// resolution (`linearBounds`' own condition, with the piece's error).
-  @inline(__always) func holds(from t0: Double, to t1: Double) -> Bool {
-    t0 >= start && t1 <= end - 16 * dt && dt * 0x1p20 <= t1 - t0
-  }
+/// One knot of a kept piece: a clock time and the layer's world translation there.
+struct _PieceKnot {
+  var time: Double
+  var w: SIMD2<Double>
+}
 
-  /// The box at clock time t, interpolated.
-  @inline(__always) func box(at t: Double) -> Box {
-    let u = (t - start) / (end - start)
-    return Box(
-      minX: from.minX + (to.minX - from.minX) * u, minY: from.minY + (to.minY - from.minY) * u,
-      maxX: from.maxX + (to.maxX - from.maxX) * u, maxY: from.maxY + (to.maxY - from.maxY) * u)
-  }
+/// Where a window lies in a kept piece: the segments holding its ends (knot indices `first` and
+/// `last` are the first knot after its start and the first at or after its end; the knots
+/// between them are inside).
+struct _PieceSpan {
+  var first: Int
+  var last: Int
 }
 
 extension MotionBounds {
+  /// Where the window [t0, t1] lies in layer m's kept piece, nil when the piece does not hold
+  /// it: it starts at or after the piece's first knot and ends 16 local-time errors before the
+  /// last (the evaluation can put a time a few errors before a breakpoint past it, as
+  /// `_translatedLines` allows for between its knots), no end within 16 errors of a knot
+  /// (where a jump could fall on either side of it), and long enough for the local time's
+  /// resolution (`linearBounds`' own condition, with the piece's error).
+  @inline(__always) func _pieceSpan(_ m: Int, from t0: Double, to t1: Double) -> _PieceSpan? {
+    let piece = pieces[m]
+    let n = piece.count
+    guard n >= 2 else { return nil }
+    let knots = pieceKnots._unsafeStorage + m &* Self.knotsPerPiece
+    let margin = 16 * piece.dt
+    guard t0 >= knots[0].time, t1 <= knots[n &- 1].time - margin, piece.dt * 0x1p20 <= t1 - t0 else { return nil }
+    // The window ends before the last knot: both scans stop inside.
+    var first = 1
+    while knots[first].time <= t0 { first &+= 1 }
+    guard knots[first].time - t0 >= margin, first == 1 || t0 - knots[first &- 1].time >= margin else { return nil }
+    var last = first
+    while knots[last].time < t1 { last &+= 1 }
+    guard knots[last].time - t1 >= margin, t1 - knots[last &- 1].time >= margin || last == 1 else { return nil }
+    return _PieceSpan(first: first, last: last)
+  }
+
   /// Layer m's lines over [t0, t1] from its kept piece, nil when the piece does not hold the
-  /// window: two boxes interpolated, about 100 instructions with the call, against about 1,400
-  /// for `_translatedLines` with its walk and shape.
+  /// window: the piece's box moved by the translations at the ends, interpolated between knots,
+  /// where no knot is inside (about 80 instructions with the call); else `_translatedLines`' lines
+  /// from the knots kept (about 200, and 30 a knot), against about 1,400 for `_translatedLines`
+  /// with its walk and shape.
   @inline(__always) func _pieceLines(_ m: Int, _ region: Box?, from t0: Double, to t1: Double) -> (
     start: Box, end: Box
   )? {
-    let piece = pieces[m]
-    guard piece.holds(from: t0, to: t1) else { return nil }
+    guard let span = _pieceSpan(m, from: t0, to: t1) else { return nil }
     _checkPieceRegion(m, region, keeping: false)
-    // The pads `_lines` adds are in the piece's boxes already.
-    return (_faulty(piece.box(at: t0)), _faulty(piece.box(at: t1)))
+    let piece = pieces[m]
+    let knots = pieceKnots._unsafeStorage + m &* Self.knotsPerPiece
+    @inline(__always) func at(_ t: Double, _ i: Int) -> SIMD2<Double> {
+      let (a, b) = (knots[i &- 1], knots[i])
+      return a.w + (b.w - a.w) * ((t - a.time) / (b.time - a.time))
+    }
+    let w0 = at(t0, span.first)
+    let w1 = at(t1, span.last)
+    let s = piece.box
+    if span.first == span.last {
+      // One segment: the box moves on a straight line, every pad in it.
+      return (
+        _faulty(Box(minX: s.minX + w0.x, minY: s.minY + w0.y, maxX: s.maxX + w0.x, maxY: s.maxY + w0.y)),
+        _faulty(Box(minX: s.minX + w1.x, minY: s.minY + w1.y, maxX: s.maxX + w1.x, maxY: s.maxY + w1.y))
+      )
+    }
+    var low = SIMD2<Double>.zero
+    var high = SIMD2<Double>.zero
+    var lowest = Self._min(w0, w1)
+    var highest = Self._max(w0, w1)
+    let scale = 1 / (t1 - t0)
+    var i = span.first
+    while i < span.last {
+      let knot = knots[i]
+      lowest = Self._min(lowest, knot.w)
+      highest = Self._max(highest, knot.w)
+      let chord = w0 + (w1 - w0) * ((knot.time - t0) * scale)
+      low = Self._max(low, chord - knot.w)
+      high = Self._max(high, knot.w - chord)
+      i &+= 1
+    }
+    // The chord is steeper than any segment where a jump is inside: its share of the local
+    // time's error, as the piece's box holds the segments'.
+    let chordSlope = Self._abs(w1 - w0).max() * scale
+    let late = chordSlope > piece.slope ? 4 * chordSlope * piece.dt : 0
+    return _chordLines(w0, w1, low: low, high: high, lowest: lowest, highest: highest, s, pad: .zero, late: late)
   }
 
-  /// Whether a window [t0, t1] that layer m's kept piece does not hold should start a new one:
-  /// not when it starts inside that piece (it crosses the piece's end, a breakpoint: its lines
-  /// are `_translatedLines`', and the next window starts the next piece), nor when windows this
-  /// long would cross the layer's breakpoints too often for pieces to pay
-  /// (`windowsPerSpacing`).
-  @inline(__always) func _startsPiece(
-    _ m: Int, _ k: Int, _ program: FrozenAnimationProgram, from t0: Double, to t1: Double
-  )
+  /// Whether a window [t0, t1] that layer m's kept piece does not hold should start a new one
+  /// from its start: not when windows this long would cross the piece's knots too soon for a
+  /// piece to pay (`windowsPerSpacing`).
+  @inline(__always) func _startsPiece(_ k: Int, _ program: FrozenAnimationProgram, from t0: Double, to t1: Double)
     -> Bool
   {
-    let piece = pieces[m]
-    if piece.start <= t0 && t0 < piece.end { return false }
-    return (t1 - t0) * Self.windowsPerSpacing <= program.meanBreakpointSpacing(k)
+    (t1 - t0) * Self.windowsPerSpacing <= program.meanBreakpointSpacing(k) * Double(Self.knotsPerPiece - 1)
   }
 
-  /// Starts layer m's piece at t0 (`.nothing` where there is none): its motion's first straight
-  /// stretch, to the first knot after t0 (`positionKnots`, truncated after it) or to t0 +
-  /// `horizon` if none comes sooner. Its ends' boxes are `_translatedLines`' at the two knots,
-  /// padded for the positions' magnitudes over the piece (`_TranslatedShape.pad`), and for
-  /// the local time's error by twice what `_translatedLines` allows: a window's ends are
-  /// interpolated along the piece, not evaluated, so the piece's own end (a knot's time, off by
-  /// up to dt) adds as much again; and by `_lines`' pad for the rounding of the interpolation,
-  /// at the largest coordinates along the piece, so that a window inside reads two boxes and
-  /// nothing else.
+  /// Starts layer m's piece at t0 (none where its motion there cannot be kept): the knots from
+  /// t0 (`positionKnots`, truncated) up to t0 + `horizon` if they reach no further, at most
+  /// `knotsPerPiece` of them once a knot repeating the one before (an autoreversed iteration's
+  /// turn lists its value twice) is dropped, cut before the first segment shorter than 16
+  /// local-time errors (which the closed form would refuse); each moved by the layer's shape to
+  /// a world translation, and the shape's pad taken at the largest translation and position of
+  /// them all.
   func _newPiece(
     _ m: Int, _ k: Int, _ program: FrozenAnimationProgram, _ region: Box?, from t0: Double, horizon: Double
-  ) -> _TranslatedPiece {
+  ) {
+    pieces[m] = .nothing
     _checkPieceRegion(m, region, keeping: true)
     let times = breakTimes._unsafeStorage
     let positions = knots._unsafeStorage
     let lean = scene.lean._unsafeStorage + m
+    // Room for every kept knot listed twice, and the walk's own slot for the end.
     guard
-      let n = program.positionKnots(
+      let listed = program.positionKnots(
         k, from: t0, to: t0 + horizon, under: SIMD2(lean.pointee.v[0], lean.pointee.v[1]), times: times,
-        positions: positions, capacity: Swift.min(3, breakTimes.capacity, knots.capacity), truncating: true),
-      n >= 2
-    else { return .nothing }
-    let start = times[0]
-    let end = times[1]
-    guard end > start else { return .nothing }
-    let dt = program.clockTimeError(k, from: start, to: end)
-    guard dt * 0x1p20 <= end - start else { return .nothing }
+        positions: positions, capacity: Swift.min(2 * Self.knotsPerPiece + 2, breakTimes.capacity, knots.capacity),
+        truncating: true),
+      listed >= 2, times[listed - 1] > times[0]
+    else { return }
+    let dt = program.clockTimeError(k, from: times[0], to: times[listed - 1])
+    guard dt * 0x1p20 <= times[listed - 1] - times[0] else { return }
     let shape = _TranslatedShape(scene.affineTransform(m), lean, _fixedParentMap(m), region)
-    guard shape.invertible else { return .nothing }
-    let wa = shape.translation(positions[0])
-    let wb = shape.translation(positions[1])
-    let most = pointwiseMax(Self._abs(wa), Self._abs(wb))
-    guard
-      let pad = shape.pad(
-        reach: most,
-        positions: pointwiseMax(Self._abs(positions[0]), Self._abs(positions[1])).max())
-    else { return .nothing }
-    let late = 4 * (Self._abs(wb - wa).max() / (end - start)) * dt
-    let s = shape.sums
-    // `_lines`' pad for the interpolation's rounding, relative to the coordinates: at the
-    // largest any box along the piece has (one interpolated between two is no farther out than
-    // the farther of them).
-    let x = pad.x + late + 2 * (abs(s.minX) + abs(s.maxX) + 2 * most.x) * 1e-12
-    let y = pad.y + late + 2 * (abs(s.minY) + abs(s.maxY) + 2 * most.y) * 1e-12
-    let from = Box(minX: s.minX + wa.x - x, minY: s.minY + wa.y - y, maxX: s.maxX + wa.x + x, maxY: s.maxY + wa.y + y)
-    let to = Box(minX: s.minX + wb.x - x, minY: s.minY + wb.y - y, maxX: s.maxX + wb.x + x, maxY: s.maxY + wb.y + y)
-    guard from.minX.isFinite, from.minY.isFinite, from.maxX.isFinite, from.maxY.isFinite, to.minX.isFinite,
-      to.minY.isFinite, to.maxX.isFinite, to.maxY.isFinite
-    else { return .nothing }
-    return _TranslatedPiece(start: start, end: end, dt: dt, from: from, to: to)
+    guard shape.invertible else { return }
+    let slots = pieceKnots._unsafeStorage + m &* Self.knotsPerPiece
+    var w = shape.translation(positions[0])
+    slots[0] = _PieceKnot(time: times[0], w: w)
+    var n = 1
+    var reach = Self._abs(w)
+    var size = Self._abs(positions[0])
+    var slope = 0.0
+    for i in 1..<listed {
+      let span = times[i] - slots[n - 1].time
+      if span == 0 && positions[i] == positions[i - 1] { continue }
+      guard span == 0 || span >= 16 * dt else { break }
+      let next = shape.translation(positions[i])
+      if span != 0 { slope = Swift.max(slope, Self._abs(next - w).max() / span) }
+      w = next
+      slots[n] = _PieceKnot(time: times[i], w: w)
+      reach = Self._max(reach, Self._abs(w))
+      size = Self._max(size, Self._abs(positions[i]))
+      n += 1
+      if n == Self.knotsPerPiece { break }
+    }
+    guard n >= 2, let pad = shape.pad(reach: reach, positions: size.max()) else { return }
+    let b = shape.sums
+    let late = 4 * slope * dt
+    // `_lines`' pad, relative to the coordinates: at the largest any box along the piece has.
+    let x = pad.x + late + 2 * (abs(b.minX) + abs(b.maxX) + 2 * reach.x) * 1e-12
+    let y = pad.y + late + 2 * (abs(b.minY) + abs(b.maxY) + 2 * reach.y) * 1e-12
+    let box = Box(minX: b.minX - x, minY: b.minY - y, maxX: b.maxX + x, maxY: b.maxY + y)
+    guard box.minX.isFinite, box.minY.isFinite, box.maxX.isFinite, box.maxY.isFinite else { return }
+    pieces[m] = _TranslatedPiece(count: n, dt: dt, slope: slope, box: box)
   }
 
   /// With `HITBENCH_INTERNAL_CHECKS`: a kept piece is read with the region it was made with

@@ -49,17 +49,19 @@ public final class MotionBounds {
   /// Positions at the knots of `_translatedLines` (their times in `breakTimes`).
   var knots = ColumnBuffer<SIMD2<Double>>()
   static let maximumBreakpoints = 64
-  /// Per layer, with `reusesPieces`: the straight stretch of a translated layer's motion its
-  /// last window began (`_TranslatedPiece`), which answers the windows after it up to its end.
+  /// Per layer, with `reusesPieces`: the stretch of a translated layer's motion a window began
+  /// (`_TranslatedPiece`), which answers the windows after it up to its last knot; its knots
+  /// in `pieceKnots`, `knotsPerPiece` slots a layer.
   var pieces = ColumnBuffer<_TranslatedPiece>()
+  var pieceKnots = ColumnBuffer<_PieceKnot>()
   #if HITBENCH_INTERNAL_CHECKS
     /// Per layer: the region its piece was made with (`_checkPieceRegion`).
     var _pieceRegions = ColumnBuffer<Box>()
   #endif
   /// Whether a translated layer's closed form is kept between windows as a piece
-  /// (`_TranslatedPiece`), so that a window inside the previous one's straight stretch reads
-  /// it instead of walking the motion again: about 13x fewer instructions for those windows,
-  /// 88 bytes a layer. The caller passes each layer the same `region` in every `linearBounds`
+  /// (`_TranslatedPiece`: its knots over the next few breakpoints), so that a window inside a
+  /// piece an earlier one began reads it instead of walking the motion again: about 8x fewer
+  /// instructions for those windows, 200 bytes a layer. The caller passes each layer the same `region` in every `linearBounds`
   /// until the scene changes (a window's builder does: its groups' hulls), and which is
   /// checked with `HITBENCH_INTERNAL_CHECKS`. Off by default.
   public var reusesPieces = false {
@@ -182,6 +184,7 @@ public final class MotionBounds {
   func _resetPieces() {
     guard reusesPieces else { return }
     pieces.reserve(scene.count, filling: .nothing)
+    pieceKnots.reserve(scene.count * Self.knotsPerPiece, filling: _PieceKnot(time: 0, w: .zero))
     #if HITBENCH_INTERNAL_CHECKS
       _pieceRegions.reserve(scene.count, filling: .nothing)
     #endif
@@ -209,10 +212,10 @@ public final class MotionBounds {
     // times), the evaluated motion is a staircase the lines cannot be trusted to hold.
     let dt = program.clockTimeError(k, from: t0, to: t1)
     guard dt * 0x1p20 <= t1 - t0 else { return nil }
-    if reuse && _startsPiece(m, k, program, from: t0, to: t1) {
-      // A new piece from this window's start: when it holds the window (no breakpoint inside),
-      // it answers this window too.
-      pieces[m] = _newPiece(m, k, program, region, from: t0, horizon: Self.pieceHorizon * (t1 - t0))
+    if reuse && _startsPiece(k, program, from: t0, to: t1) {
+      // A new piece from this window's start: when it holds the window (fewer breakpoints
+      // inside than it keeps), it answers this window too.
+      _newPiece(m, k, program, region, from: t0, horizon: Self.pieceHorizon * (t1 - t0))
       if let lines = _pieceLines(m, region, from: t0, to: t1) { return lines }
     }
     if translates[m] { return _translatedLines(m, k, program, region, from: t0, to: t1, dt: dt) }
@@ -346,19 +349,19 @@ public final class MotionBounds {
     // translation and position magnitudes, the steepest change per second.
     var low = SIMD2<Double>.zero
     var high = SIMD2<Double>.zero
-    var reach = pointwiseMax(Self._abs(w0), Self._abs(w1))
-    var size = pointwiseMax(Self._abs(positions[0]), Self._abs(positions[count - 1]))
+    var reach = Self._max(Self._abs(w0), Self._abs(w1))
+    var size = Self._max(Self._abs(positions[0]), Self._abs(positions[count - 1]))
     var slope = Self._abs(w1 - w0).max() / (t1 - t0)
     var previous = w0
     var previousTime = t0
-    var lowest = pointwiseMin(w0, w1)
-    var highest = pointwiseMax(w0, w1)
+    var lowest = Self._min(w0, w1)
+    var highest = Self._max(w0, w1)
     let scale = 1 / (t1 - t0)
     for i in 1..<(count - 1) {
       let time = times[i]
       let w = shape.translation(positions[i])
-      lowest = pointwiseMin(lowest, w)
-      highest = pointwiseMax(highest, w)
+      lowest = Self._min(lowest, w)
+      highest = Self._max(highest, w)
       let span = time - previousTime
       // A jump (two knots at one time) has no slope; a short segment cannot be trusted to the
       // local time's error.
@@ -368,11 +371,11 @@ public final class MotionBounds {
       }
       previous = w
       previousTime = time
-      reach = pointwiseMax(reach, Self._abs(w))
-      size = pointwiseMax(size, Self._abs(positions[i]))
+      reach = Self._max(reach, Self._abs(w))
+      size = Self._max(size, Self._abs(positions[i]))
       let chord = w0 + (w1 - w0) * ((time - t0) * scale)
-      low = pointwiseMax(low, chord - w)
-      high = pointwiseMax(high, w - chord)
+      low = Self._max(low, chord - w)
+      high = Self._max(high, w - chord)
     }
     let span = t1 - previousTime
     if span != 0 {
@@ -380,10 +383,21 @@ public final class MotionBounds {
       slope = Swift.max(slope, Self._abs(w1 - previous).max() / span)
     }
     guard let pad = shape.pad(reach: reach, positions: size.max()) else { return nil }
-    let s = shape.sums
+    return _chordLines(
+      w0, w1, low: low, high: high, lowest: lowest, highest: highest, shape.sums, pad: pad, late: 2 * slope * dt)
+  }
+
+  /// The lines of a translated layer's box (its shape's corner sums `s` moved by a world
+  /// translation) through translations w0 and w1 at a window's ends, moved out per axis by the
+  /// most a knot inside strays below (`low`) or above (`high`) the chord, padded by `pad` and
+  /// `late`; or, where those lines bend far, the knots' hull (`lowest` to `highest`) at both
+  /// ends. `_translatedLines`' and a kept piece's (`_pieceLines`) last step.
+  @inline(__always) func _chordLines(
+    _ w0: SIMD2<Double>, _ w1: SIMD2<Double>, low: SIMD2<Double>, high: SIMD2<Double>, lowest: SIMD2<Double>,
+    highest: SIMD2<Double>, _ s: Box, pad: SIMD2<Double>, late: Double
+  ) -> (start: Box, end: Box)? {
     let b0 = Box(minX: s.minX + w0.x, minY: s.minY + w0.y, maxX: s.maxX + w0.x, maxY: s.maxY + w0.y)
     let b1 = Box(minX: s.minX + w1.x, minY: s.minY + w1.y, maxX: s.maxX + w1.x, maxY: s.maxY + w1.y)
-    let late = 2 * slope * dt
     // Lines bent far from straight (a turn or a jump inside) reach out at both ends, and an index
     // lists the union of the two: where that is much larger than the motion's own hull, the
     // hull, held at every time, lists less (the knots' hull: exact, as the lines are).
@@ -402,17 +416,25 @@ public final class MotionBounds {
       b0, b1, (minX: low.x + pad.x, minY: low.y + pad.y, maxX: high.x + pad.x, maxY: high.y + pad.y), late: late)
   }
 
-  /// How many windows' lengths a new piece may reach when no breakpoint ends it sooner: each
-  /// piece costs a walk, and a longer one is walked over more iterations only up to its first
-  /// breakpoint (`_newPiece`).
+  /// How many windows' lengths a new piece may reach when its knots end it no sooner: each
+  /// piece costs a walk, and a longer one is walked over more iterations only up to its last
+  /// knot (`_newPiece`).
   static let pieceHorizon = 64.0
 
-  /// How many windows must fit in the mean spacing of a layer's breakpoints for a window that
-  /// its kept piece does not hold to start a new one. A new piece costs a walk of the motion,
-  /// about half of `_translatedLines`, and is wasted when the window crosses a breakpoint,
-  /// which it does with a chance of about its length over the spacing. Chosen by instruction
-  /// counts of a window's bounds on particles 20k (docs/optimisation-log.md, entry 51): of 0.5,
-  /// 1, 2, 4 and 8, 2 counts fewest at 440 ms windows and as few as any at 100 ms.
+  /// How many knots a kept piece holds (its start and the breakpoints after it): a piece
+  /// answers the windows over its first `knotsPerPiece - 1` segments, then the next window
+  /// starts another with one walk. Each knot costs 24 bytes a layer. Chosen by instruction
+  /// counts of a window's bounds on particles 20k over ten seconds (docs/optimisation-log.md,
+  /// entry 53): 4, 6 and 8 count 330, 292 and 280 a particle at 100 ms windows, 692, 497 and 427
+  /// at 440 ms; 6 for 48 bytes a layer less than 8.
+  static let knotsPerPiece = 6
+
+  /// How many windows must fit in a kept piece's mean length (`knotsPerPiece - 1` breakpoint
+  /// spacings) for a window that its piece does not hold to start a new one. A new piece costs
+  /// a walk of the motion, about as much as `_translatedLines`, and pays only over the windows
+  /// it answers after. Chosen by instruction counts of a window's bounds on particles 20k
+  /// (docs/optimisation-log.md, entry 51) for pieces of one segment: of 0.5, 1, 2, 4 and 8, 2
+  /// counted fewest at 440 ms windows and as few as any at 100 ms (not counted again since).
   static let windowsPerSpacing = 2.0
 
   /// How much larger than the motion's hull the union of a translated layer's lines may be
@@ -438,6 +460,15 @@ public final class MotionBounds {
   var _lastParentMap = AffineMap.identity
 
   @inline(__always) static func _abs(_ v: SIMD2<Double>) -> SIMD2<Double> { SIMD2(Swift.abs(v.x), Swift.abs(v.y)) }
+
+  /// `pointwiseMin` and `pointwiseMax` for two lanes, inlined (the generic ones are called).
+  @inline(__always) static func _min(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> SIMD2<Double> {
+    SIMD2(Swift.min(a.x, b.x), Swift.min(a.y, b.y))
+  }
+
+  @inline(__always) static func _max(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> SIMD2<Double> {
+    SIMD2(Swift.max(a.x, b.x), Swift.max(a.y, b.y))
+  }
 
   /// The world box of a piecewise-linear layer's bounds and `region` (their union), its
   /// animation at progress f: the lean closed-form level map under the parent's exact world

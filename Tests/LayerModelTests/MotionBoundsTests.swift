@@ -164,11 +164,11 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
   }
 
   /// Kept pieces (`reusesPieces`, as a window's builder keeps them) answer windows that follow
-  /// one another, each with the lines interpolated along the piece it lies in: at every
-  /// sampled time of every window, they hold the general path's box (`_linearBox` at the
-  /// evaluation's progress), for the random translated layers and the generated scenes, windows
-  /// of 1/120 s to a quarter second, with and without a region (one per layer, as a builder's
-  /// hulls are).
+  /// one another, each with the lines from the knots of the piece it lies in, its ends
+  /// interpolated: at every sampled time of every window, they hold the general path's box
+  /// (`_linearBox` at the evaluation's progress), for the random translated layers and the
+  /// generated scenes, windows of 1/120 s to 1.5 s (the longer ones with a piece's knots
+  /// inside), with and without a region (one per layer, as a builder's hulls are).
   @Test func keptPiecesHoldTheGeneralBoxes() {
     var rng = SplitMix64(seed: 31)
     var models = (0..<TestSize.pick(full: 30, fast: 12)).map { _ in Self.translatedLayers(&rng) }
@@ -177,6 +177,7 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
     }
     var checked = 0
     var fromPieces = 0
+    var withKnotsInside = 0
     for model in models {
       let builder = PresentationFrameBuilder(root: model)
       let scene = builder.scene
@@ -192,16 +193,21 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
           rng.below(2) == 0 ? nil : Box(minX: x, minY: y, maxX: x + rng.uniform(0, 500), maxY: y + rng.uniform(0, 500))
         var t0 = rng.uniform(0, 4)
         for _ in 0..<16 {
-          let t1 = t0 + [1.0 / 120, 1.0 / 60, 0.1, 0.25][rng.below(4)]
+          let t1 = t0 + [1.0 / 120, 1.0 / 60, 0.1, 0.25, 0.6, 1.5][rng.below(6)]
           defer { t0 = t1 }
-          if motion.pieces[m].holds(from: t0, to: t1) { fromPieces += 1 }
+          if let span = motion._pieceSpan(m, from: t0, to: t1) {
+            fromPieces += 1
+            if span.last > span.first { withKnotsInside += 1 }
+          }
           guard let b = motion.linearBounds(of: m, region: region, from: t0, to: t1) else { continue }
           checked += Self.expectLinesHoldTheGeneralBoxes(
             b, motion, m, parent: parent, region: region, from: t0, to: t1, samples: 20)
         }
       }
     }
-    #expect(fromPieces > 1_000 && checked > 20_000, "\(fromPieces) windows from kept pieces, \(checked) boxes checked")
+    #expect(
+      fromPieces > 1_000 && withKnotsInside > 100 && checked > 20_000,
+      "\(fromPieces) windows from kept pieces, \(withKnotsInside) with knots inside, \(checked) boxes checked")
   }
 
   /// A scene change forgets the kept pieces: a layer's motion replaced after a window kept its
@@ -223,7 +229,7 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
     let m = 1
     #expect(motion.translates[m])
     _ = motion.linearBounds(of: m, from: 1, to: 1.1)
-    #expect(motion.pieces[m].holds(from: 1.1, to: 1.2), "the first window kept a piece reaching past it")
+    #expect(motion._pieceSpan(m, from: 1.1, to: 1.2) != nil, "the first window kept a piece reaching past it")
     move(to: 700)
     _ = scene.synchronize()
     motion.resynchronize()
