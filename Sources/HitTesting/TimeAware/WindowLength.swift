@@ -8,13 +8,15 @@ import Glibc
 /// the builds' per frame (a build on the builder's thread, which runs beside the frames,
 /// counted by `WindowCost`: by the wall time, at a tenth of its time, the second core as
 /// nearly free; by the CPU, in full; plus all of what it took beyond the wall time of the
-/// window's frames: that much the frame crossing into the next window waited). By the wall
-/// time, or with the build in the frames (`stagger-grid`), it scales the next window by the
-/// square root of their ratio (at most 8x either way; unchanged within a factor of 2). By the
-/// CPU, from the ended window's own length, it moves half way (geometrically, at most 2x a
-/// step) towards the length where the builds' cost per frame is the queries' growth times
-/// theirs, the least of the sum when the queries grow as a power of the length (a full step
-/// on one window's costs swings: docs/optimisation-log.md, entries 39 and 45). A window built
+/// window's frames: that much the frame crossing into the next window waited). Built in the
+/// background (by the wall time or the CPU alike), from the ended window's own length it moves
+/// half way (geometrically, at most 2x a step) towards the length where the builds' cost per
+/// frame is the queries' growth times theirs, the least of the sum when the queries grow as a
+/// power of the length (a full step on one window's costs swings, and a window's costs taken
+/// for another's length sent a million particles' windows to seconds: docs/optimisation-log.md,
+/// entries 39, 45 and 54). With the build in the frames (`stagger-grid`) it scales the next
+/// window by the square root of their ratio (at most 8x either way; unchanged within a factor
+/// of 2). A window built
 /// in the background is then lengthened to 2.5 times the last build, in the wall time its
 /// frames take, so the next window is ready before it is needed, when the queries over the
 /// longer window (their cost grows as a power of the length, measured between windows of
@@ -104,10 +106,11 @@ struct WindowLength {
       return
     }
     guard frames > 0 else { return }
-    // Counting the CPU: the counts are the ended window's, and a background window was posted
-    // before the last decision, so its length may not be the one in force.
+    // The counts are the ended window's, and a background window was posted before the last
+    // decision, so its length may not be the one in force.
     let byCPU = buildsInBackground && cost == .cpu
-    let measured = byCPU ? endedSeconds.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? seconds : seconds
+    let measured =
+      buildsInBackground ? endedSeconds.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? seconds : seconds
     // A background build ran beside this window's frames; what it took beyond their wall
     // time, the frame that crossed into the next window waited for. The overlap is not
     // counted here: it is a margin for a build later than the balance expects, and builds
@@ -121,7 +124,7 @@ struct WindowLength {
     let perQuery = queries > 0 ? Double(candidates) / Double(queries) : 0
     let excess = perQuery > 1 ? (perQuery - 1) / perQuery : 0
     let queries = Swift.max(estimated, Double(queryNanoseconds) * excess) / Double(frames)
-    if byCPU {
+    if buildsInBackground {
       // The build's share per frame falls as 1 / length and the queries' grows as length^g: the
       // sum is least where the build's share is g times the queries', at
       // measured x (build / (g x queries))^(1 / (1 + g)). Half the way there a window (the
@@ -134,8 +137,9 @@ struct WindowLength {
         seconds = Swift.min(Swift.max((seconds * optimum).squareRoot(), seconds / 2), seconds * 2)
       }
     } else {
-      // The build's share per frame falls as 1 / length, candidates grow with it: the balance
-      // is near length x sqrt(build / queries).
+      // Built in the frames (`stagger-grid`), each frame's share measured on it: the build's
+      // share per frame falls as 1 / length, candidates grow with it, and the balance is near
+      // length x sqrt(build / queries).
       let ratio = build / Swift.max(queries, 1)
       if ratio > 2 || ratio < 0.5 {
         seconds *= Swift.min(Swift.max(ratio.squareRoot(), 1.0 / 8), 8)
