@@ -32,10 +32,16 @@ struct _TranslatedPiece {
   static let nothing = _TranslatedPiece(count: 0, dt: .infinity, slope: 0, box: .nothing)
 }
 
-/// One knot of a kept piece: a clock time and the layer's world translation there.
+/// One knot of a kept piece: a clock time and the layer's world translation there (24 bytes:
+/// the translation kept as two doubles, where a `SIMD2` would align the knot to 32).
 struct _PieceKnot {
   var time: Double
-  var w: SIMD2<Double>
+  var x: Double
+  var y: Double
+
+  @inline(__always) init(time: Double, w: SIMD2<Double>) { (self.time, x, y) = (time, w.x, w.y) }
+
+  @inline(__always) var w: SIMD2<Double> { SIMD2(x, y) }
 }
 
 /// Where a window lies in a kept piece: the segments holding its ends (knot indices `first` and

@@ -205,6 +205,8 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
         }
       }
     }
+    // The memory docs/time-aware.md states: 56 bytes a piece and 24 a knot.
+    #expect(MemoryLayout<_TranslatedPiece>.stride == 56 && MemoryLayout<_PieceKnot>.stride == 24)
     #expect(
       fromPieces > 1_000 && withKnotsInside > 100 && checked > 20_000,
       "\(fromPieces) windows from kept pieces, \(withKnotsInside) with knots inside, \(checked) boxes checked")
