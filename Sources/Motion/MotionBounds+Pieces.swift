@@ -78,9 +78,9 @@ extension MotionBounds {
 
   /// Layer m's lines over [t0, t1] from its kept piece, nil when the piece does not hold the
   /// window: the piece's box moved by the translations at the ends, interpolated between knots,
-  /// where no knot is inside (about 80 instructions with the call); else `_translatedLines`' lines
-  /// from the knots kept (about 200, and 30 a knot), against about 1,400 for `_translatedLines`
-  /// with its walk and shape.
+  /// where no knot is inside (about 160 instructions for the whole `linearBounds` call, counted
+  /// at the instruction level); else `_translatedLines`' lines from the knots kept (about 100
+  /// more, and 30 a knot), against about 1,400 for `_translatedLines` with its walk and shape.
   @inline(__always) func _pieceLines(_ m: Int, _ region: Box?, from t0: Double, to t1: Double) -> (
     start: Box, end: Box
   )? {
