@@ -72,7 +72,8 @@ extension MotionBounds {
     guard knots[first].time - t0 >= margin, first == 1 || t0 - knots[first &- 1].time >= margin else { return nil }
     var last = first
     while knots[last].time < t1 { last &+= 1 }
-    guard knots[last].time - t1 >= margin, t1 - knots[last &- 1].time >= margin || last == 1 else { return nil }
+    // (When no knot is inside, knot last - 1 is at or before t0, far enough from t1.)
+    guard knots[last].time - t1 >= margin, t1 - knots[last &- 1].time >= margin else { return nil }
     return _PieceSpan(first: first, last: last)
   }
 
@@ -102,26 +103,17 @@ extension MotionBounds {
         _faulty(Box(minX: s.minX + w1.x, minY: s.minY + w1.y, maxX: s.maxX + w1.x, maxY: s.maxY + w1.y))
       )
     }
-    var low = SIMD2<Double>.zero
-    var high = SIMD2<Double>.zero
-    var lowest = Self._min(w0, w1)
-    var highest = Self._max(w0, w1)
-    let scale = 1 / (t1 - t0)
+    var stray = _ChordStray(w0, w1, from: t0, to: t1)
     var i = span.first
     while i < span.last {
-      let knot = knots[i]
-      lowest = Self._min(lowest, knot.w)
-      highest = Self._max(highest, knot.w)
-      let chord = w0 + (w1 - w0) * ((knot.time - t0) * scale)
-      low = Self._max(low, chord - knot.w)
-      high = Self._max(high, knot.w - chord)
+      stray.add(knots[i].w, at: knots[i].time)
       i &+= 1
     }
     // The chord is steeper than any segment where a jump is inside: its share of the local
     // time's error, as the piece's box holds the segments'.
-    let chordSlope = Self._abs(w1 - w0).max() * scale
+    let chordSlope = Self._abs(w1 - w0).max() * stray.scale
     let late = chordSlope > piece.slope ? 4 * chordSlope * piece.dt : 0
-    return _chordLines(w0, w1, low: low, high: high, lowest: lowest, highest: highest, s, pad: .zero, late: late)
+    return _chordLines(stray, s, pad: .zero, late: late)
   }
 
   /// Whether a window [t0, t1] that layer m's kept piece does not hold should start a new one

@@ -347,21 +347,16 @@ public final class MotionBounds {
     let w1 = shape.translation(positions[count - 1])
     // Per axis: the most a knot is below (low) or above (high) the chord, the largest
     // translation and position magnitudes, the steepest change per second.
-    var low = SIMD2<Double>.zero
-    var high = SIMD2<Double>.zero
     var reach = Self._max(Self._abs(w0), Self._abs(w1))
     var size = Self._max(Self._abs(positions[0]), Self._abs(positions[count - 1]))
     var slope = Self._abs(w1 - w0).max() / (t1 - t0)
     var previous = w0
     var previousTime = t0
-    var lowest = Self._min(w0, w1)
-    var highest = Self._max(w0, w1)
-    let scale = 1 / (t1 - t0)
+    var stray = _ChordStray(w0, w1, from: t0, to: t1)
     for i in 1..<(count - 1) {
       let time = times[i]
       let w = shape.translation(positions[i])
-      lowest = Self._min(lowest, w)
-      highest = Self._max(highest, w)
+      stray.add(w, at: time)
       let span = time - previousTime
       // A jump (two knots at one time) has no slope; a short segment cannot be trusted to the
       // local time's error.
@@ -373,9 +368,6 @@ public final class MotionBounds {
       previousTime = time
       reach = Self._max(reach, Self._abs(w))
       size = Self._max(size, Self._abs(positions[i]))
-      let chord = w0 + (w1 - w0) * ((time - t0) * scale)
-      low = Self._max(low, chord - w)
-      high = Self._max(high, w - chord)
     }
     let span = t1 - previousTime
     if span != 0 {
@@ -383,19 +375,50 @@ public final class MotionBounds {
       slope = Swift.max(slope, Self._abs(w1 - previous).max() / span)
     }
     guard let pad = shape.pad(reach: reach, positions: size.max()) else { return nil }
-    return _chordLines(
-      w0, w1, low: low, high: high, lowest: lowest, highest: highest, shape.sums, pad: pad, late: 2 * slope * dt)
+    return _chordLines(stray, shape.sums, pad: pad, late: 2 * slope * dt)
+  }
+
+  /// How far the knots inside a window stray from the chord between its ends' translations w0
+  /// and w1, per axis: the most below (`low`) and above (`high`), and the hull of every knot
+  /// with the ends (`lowest` to `highest`). `_translatedLines`' and a kept piece's
+  /// (`_pieceLines`) one account of the knots, read by `_chordLines`.
+  struct _ChordStray {
+    let w0: SIMD2<Double>
+    let w1: SIMD2<Double>
+    let t0: Double
+    let scale: Double
+    var low = SIMD2<Double>.zero
+    var high = SIMD2<Double>.zero
+    var lowest: SIMD2<Double>
+    var highest: SIMD2<Double>
+
+    @inline(__always) init(_ w0: SIMD2<Double>, _ w1: SIMD2<Double>, from t0: Double, to t1: Double) {
+      (self.w0, self.w1, self.t0, scale) = (w0, w1, t0, 1 / (t1 - t0))
+      lowest = MotionBounds._min(w0, w1)
+      highest = MotionBounds._max(w0, w1)
+    }
+
+    /// Takes in the knot at translation w and clock time `time`.
+    @inline(__always) mutating func add(_ w: SIMD2<Double>, at time: Double) {
+      lowest = MotionBounds._min(lowest, w)
+      highest = MotionBounds._max(highest, w)
+      let chord = w0 + (w1 - w0) * ((time - t0) * scale)
+      low = MotionBounds._max(low, chord - w)
+      high = MotionBounds._max(high, w - chord)
+    }
   }
 
   /// The lines of a translated layer's box (its shape's corner sums `s` moved by a world
-  /// translation) through translations w0 and w1 at a window's ends, moved out per axis by the
-  /// most a knot inside strays below (`low`) or above (`high`) the chord, padded by `pad` and
-  /// `late`; or, where those lines bend far, the knots' hull (`lowest` to `highest`) at both
-  /// ends. `_translatedLines`' and a kept piece's (`_pieceLines`) last step.
-  @inline(__always) func _chordLines(
-    _ w0: SIMD2<Double>, _ w1: SIMD2<Double>, low: SIMD2<Double>, high: SIMD2<Double>, lowest: SIMD2<Double>,
-    highest: SIMD2<Double>, _ s: Box, pad: SIMD2<Double>, late: Double
-  ) -> (start: Box, end: Box)? {
+  /// translation) through the translations at a window's ends, moved out per axis by the most a
+  /// knot inside strays below or above the chord (`stray`), padded by `pad` and `late`; or,
+  /// where those lines bend far, the knots' hull at both ends. `_translatedLines`' and a kept
+  /// piece's (`_pieceLines`) last step.
+  @inline(__always) func _chordLines(_ stray: _ChordStray, _ s: Box, pad: SIMD2<Double>, late: Double) -> (
+    start: Box, end: Box
+  )? {
+    let (w0, w1, low, high, lowest, highest) = (
+      stray.w0, stray.w1, stray.low, stray.high, stray.lowest, stray.highest
+    )
     let b0 = Box(minX: s.minX + w0.x, minY: s.minY + w0.y, maxX: s.maxX + w0.x, maxY: s.maxY + w0.y)
     let b1 = Box(minX: s.minX + w1.x, minY: s.minY + w1.y, maxX: s.maxX + w1.x, maxY: s.maxY + w1.y)
     // Lines bent far from straight (a turn or a jump inside) reach out at both ends, and an index
