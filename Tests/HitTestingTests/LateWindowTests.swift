@@ -40,11 +40,11 @@ import Verification
     return (wrong, points.count)
   }
 
-  /// A window-grid on a particle scene with windows of 100 ms whose bounds reach `overlap` of
-  /// that past their hand-over, updated at 0 (its first window, [0, 0.1 + overlap x 0.1), built
-  /// on this thread) with its background build held by its gate (the next window, posted to the
-  /// builder's thread, cannot finish).
-  func heldAtTheFirstWindow(seed: UInt64, overlap: Double) throws -> (
+  /// A window-grid on a particle scene with windows of 100 ms (`pinned`; nil: the adaptive
+  /// length) whose bounds reach `overlap` of that past their hand-over, updated at 0 (its
+  /// first window, built on this thread) with its background build held by its gate (the next
+  /// window, posted to the builder's thread, cannot finish).
+  func heldAtTheFirstWindow(seed: UInt64, overlap: Double, pinned: Double? = 0.1) throws -> (
     WindowGrid, PresentationFrameBuilder, BackgroundGate, _WindowedState<WindowGridIndex>
   ) {
     let root = SceneGenerator(kind: .particles, layers: TestSize.pick(full: 3000, fast: 1000), seed: seed).make()
@@ -54,7 +54,7 @@ import Verification
     gate.withCurrent {
       s.attach(
         to: builder.scene, semantics: builder.semantics,
-        options: StrategyOptions(windowSeconds: 0.1, windowOverlap: overlap))
+        options: StrategyOptions(windowSeconds: pinned, windowOverlap: overlap))
     }
     let state = try #require(s.state)
     gate.hold()
@@ -102,8 +102,25 @@ import Verification
     #expect(wrong == 0, "\(wrong) of \(asked) answers wrong from the next window")
   }
 
-  /// Without an overlap, the frame after the hand-over swaps only once the next window is
-  /// built: it waits, and says so.
+  /// Before any build has been measured, an adaptive window's bounds reach two lengths past
+  /// its hand-over whatever the overlap asked for (`WindowLength.maximumOverlap`): the first
+  /// frame after it, the next window held, answers from it and does not wait.
+  @Test func theFirstAdaptiveWindowReachesPastItsHandOverWithoutAnOverlap() throws {
+    let (s, builder, gate, state) = try heldAtTheFirstWindow(seed: 23, overlap: 0, pinned: nil)
+    let handOver = state.handover
+    #expect(state.front.end >= handOver + 2 * state.length.seconds - 1e-12, "\(state.front.end)")
+    let t = handOver + 0.02
+    let (returned, done) = update(state, at: t, within: 30)
+    #expect(returned, "the frame past the first window's hand-over waited for the held build")
+    gate.release()
+    if !returned { done.wait() }
+    #expect(state.counters.lateFrames == 1 && state.counters.waitedFrames == 0, "\(state.counters)")
+    let (wrong, asked) = wrongAnswers(s, builder, at: t, seed: 4)
+    #expect(wrong == 0, "\(wrong) of \(asked) answers wrong from the overlap")
+  }
+
+  /// Without an overlap (a pinned length keeps the one asked for), the frame after the
+  /// hand-over swaps only once the next window is built: it waits, and says so.
   @Test func withoutAnOverlapTheFrameAfterTheHandOverWaits() throws {
     let (s, builder, gate, state) = try heldAtTheFirstWindow(seed: 22, overlap: 0)
     // Held, it cannot return; released, it swaps after the wait.

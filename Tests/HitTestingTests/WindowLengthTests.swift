@@ -84,4 +84,114 @@ import Testing
     }
     #expect(settled.max()! / settled.min()! < 1.3, "\(settled)")
   }
+
+  /// Windows of a million particles, as measured (docs/optimisation-log.md, entry 56): a
+  /// background build of `fixed` + 0.2 x the length (85 ms and 0.2 at a million particles) and
+  /// queries costing 1.5 ms a frame plus 1.1 ms x (L / 88 ms)^2 (2.6, 4.4, 8.5 and 22 ms a
+  /// frame measured at 88, 150, 250 and 350 ms). Returns the lengths chosen and, for each, whether
+  /// the build posted with it was done by the hand-over of the window it was built beside (at
+  /// real time, without reaching into that window's overlap: its frames are not late).
+  static func millionParticles(fixed: Double, windows: Int = 60) -> [(length: Double, fits: Bool, queries: Double)] {
+    func build(_ l: Double) -> Double { (fixed + 0.2 * l) * 1e9 }
+    func queriesPerFrame(_ l: Double) -> Double { 1.5e6 + 1.1e6 * pow(l / 0.088, 2) }
+    var length = WindowLength(pinned: nil)
+    var running = length.seconds
+    var runningReach = length.seconds + length.overlapSeconds(from: 0, now: 0, built: true)
+    var wall: UInt64 = 1_000_000
+    var clock = 0.0
+    var out: [(Double, Bool, Double)] = []
+    var posted = length.seconds
+    var postedReach = posted + length.overlapSeconds(from: running, now: 0, built: false)
+    for _ in 0..<windows {
+      let frames = Swift.max(1, Int((running * 120).rounded()))
+      for _ in 0..<frames {
+        length.frameStarted(wall: wall, clock: clock)
+        wall += 8_333_333
+        clock += 1.0 / 120
+      }
+      let perQuery = 1 + 0.84 * pow(running / 0.088, 2)
+      length.queries = Int(queries) * frames
+      length.candidates = Int(queries * Double(frames) * perQuery)
+      length.queryNanoseconds = UInt64(queriesPerFrame(running) * Double(frames))
+      // The window posted last was built beside this one, from its start: done by its
+      // hand-over, and (with the overlap) by its reach?
+      #expect(build(posted) / 1e9 <= runningReach || fixed > 0.2, "\(posted) s: a build past the overlap")
+      let fits = build(posted) / 1e9 <= running
+      length.windowEnded(lastBuild: UInt64(build(posted)), endedSeconds: running, endedSpan: runningReach)
+      out.append((length.seconds, fits, queriesPerFrame(posted)))
+      // The posted window takes over now; the next is posted to start at its hand-over.
+      running = posted
+      runningReach = postedReach
+      posted = length.seconds
+      postedReach = posted + length.overlapSeconds(from: clock + running, now: clock, built: false)
+    }
+    return out
+  }
+
+  /// Builds that take longer than the windows the balance would choose: the length is raised
+  /// until the build fits in a window's wall time (no frame waits, none is late), while the queries stay
+  /// within the frame's interval. The balance alone (by the wall time, the build at a tenth)
+  /// settled at 86-88 ms windows whose builds took 100 ms: frames waited at 15-20 hand-overs
+  /// in 240 (entry 54).
+  @Test func buildsLongerThanTheBalancedWindowLengthenItUntilTheyFit() {
+    let chosen = Self.millionParticles(fixed: 0.085)
+    let settled = chosen.suffix(30)
+    for (l, fits, q) in settled {
+      #expect(fits, "a build posted with a \(l) s window was not done by the hand-over: \(settled.map(\.length))")
+      #expect(q <= 1e9 / 120, "\(l) s: queries \(q) ns a frame, over the frame's interval")
+    }
+    #expect(settled.map(\.length).max()! / settled.map(\.length).min()! < 1.3, "\(settled.map(\.length))")
+  }
+
+  /// Builds so slow that no window whose queries fit the frame's interval holds them (400 ms
+  /// + 0.2 x the length): the floor does not follow them (it would settle above 0.85 s, where
+  /// 1.5 builds fit; a floor that followed the builds ratcheted to 2 s windows and 800 ms
+  /// frames: entry 55). Frames then wait, and the balance counts the waits as the frames'
+  /// cost: it settles where they and the queries are balanced, and stays.
+  @Test func buildsThatCannotKeepUpDoNotRatchetTheLength() {
+    let settled = Self.millionParticles(fixed: 0.4).suffix(30).map(\.length)
+    #expect(settled.max()! < 0.5, "\(settled)")
+    #expect(settled.max()! / settled.min()! < 1.3, "\(settled)")
+  }
+
+  /// Before any build is measured, an adaptive window's bounds reach two lengths past its
+  /// hand-over; once one is, as far as 1.5 times the next build needs, counted from when the
+  /// window takes over, and no further than the overlap asked for when the build fits; a
+  /// pinned length keeps the overlap asked for.
+  @Test func theOverlapCoversTheNextBuild() {
+    var length = WindowLength(pinned: nil)
+    length.seconds = 0.1
+    #expect(length.overlapSeconds(from: 0, now: 0, built: true) == 0.2)
+    // A build of 80 ms: 1.5 x 80 = 120 ms past a take-over on time, 20 ms past the hand-over.
+    length.buildClockSeconds = 0.08
+    #expect(abs(length.overlapSeconds(from: 1, now: 1, built: true) - 0.02) < 1e-9)
+    // Posted at 0.95 for 1: taken over at 1.03, when its build is done.
+    #expect(abs(length.overlapSeconds(from: 1, now: 0.95, built: false) - 0.05) < 1e-9)
+    // Posted well ahead: its take-over is its start, where the next build begins.
+    #expect(abs(length.overlapSeconds(from: 1, now: 0.5, built: false) - 0.02) < 1e-9)
+    // A build of 50 ms fits 1.5 times in the length: the overlap asked for (none).
+    length.buildClockSeconds = 0.05
+    #expect(length.overlapSeconds(from: 1, now: 1, built: true) == 0)
+    // A build of 1 s: at most two lengths.
+    length.buildClockSeconds = 1
+    #expect(length.overlapSeconds(from: 1, now: 1, built: true) == 0.2)
+    let pinned = WindowLength(pinned: 0.1, overlap: 0.25)
+    #expect(pinned.overlapSeconds(from: 0, now: 0, built: true) == 0.025)
+  }
+
+  /// A build's clock is the build's wall time at the pace of the ended window's frames, and
+  /// never less than real time: frames that fell behind catch up after (a window built as if
+  /// the clock would stay at a slow window's pace, 0.55, made the next frame wait).
+  @Test(arguments: [(0.5, 0.08), (1.0, 0.08), (2.0, 0.16)])
+  func aBuildTakesItsWallTimeOfTheClockAtLeast(pace: Double, clock: Double) throws {
+    var length = WindowLength(pinned: nil)
+    var wall: UInt64 = 1_000_000
+    for f in 0...12 {
+      length.frameStarted(wall: wall, clock: Double(f) / 120)
+      wall += UInt64(1e9 / 120 / pace)
+    }
+    length.windowEnded(lastBuild: 80_000_000, endedSeconds: 0.1)
+    let seen = try #require(length.buildClockSeconds)
+    #expect(abs(seen - clock) < 1e-6, "pace \(pace): \(seen)")
+  }
 }

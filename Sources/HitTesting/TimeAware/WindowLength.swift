@@ -17,13 +17,12 @@ import Glibc
 /// entries 39, 45 and 54). With the build in the frames (`stagger-grid`) it scales the next
 /// window by the square root of their ratio (at most 8x either way; unchanged within a factor
 /// of 2). A window built
-/// in the background is then lengthened to 2.5 times the last build, in the wall time its
-/// frames take, so the next window is ready before it is needed, when the queries over the
-/// longer window (their cost grows as a power of the length, measured between windows of
-/// different lengths) would cost less than the wait it saves: at 1,000,000 particles such a floor held windows of
-/// seconds whose queries cost far more than the waits they saved (docs/optimisation-log.md,
-/// entry 32); there the wait is counted in the balance instead. Never shorter than 1/60 s nor
-/// longer than 4 s. A pinned length (`StrategyOptions.windowSeconds`) is kept whatever it
+/// in the background is then lengthened to `readyMargin` times the last build, in the wall
+/// time its frames take, so the next window is ready before it is needed, but never past the
+/// length where the queries (their cost grows as a power of the length, measured between
+/// windows of different lengths) would fill the frame's interval: a build that cannot keep up
+/// below that makes frames wait, and the wait is counted in the balance. Never shorter than
+/// 1/60 s nor longer than 4 s. A pinned length (`StrategyOptions.windowSeconds`) is kept whatever it
 /// costs.
 struct WindowLength {
   var seconds: Double
@@ -45,8 +44,35 @@ struct WindowLength {
   /// (`StrategyOptions.windowOverlap`): a frame that arrives there before the next window is
   /// built answers from this one, exactly, rather than wait (docs/time-aware.md).
   let overlap: Double
-  /// The overlap of a window of the length in force.
-  var overlapSeconds: Double { seconds * overlap }
+  /// How far past its hand-over the bounds of a window of the length in force reach, for a
+  /// window that starts at clock time `start` and is built from clock time `now` (`built`: it
+  /// is already). The builder starts the next window's build when this one takes over, so this
+  /// one's bounds must last until that build is done: the overlap asked for, or more when the
+  /// last build (`readyMargin` times over, at the frames' pace) would not be done by the
+  /// hand-over, counting from when this window itself is expected to take over (later than its
+  /// start when its own build is not done by then). Before any build has been measured (a
+  /// restart's first window, built before the restart's build is timed), `maximumOverlap`
+  /// lengths. A frame past a hand-over then answers from the window's overlap, exactly,
+  /// and counts as late, while the next is built, instead of waiting (docs/time-aware.md).
+  /// Never more than `maximumOverlap` lengths: a build that cannot keep up even then makes
+  /// frames wait, and the balance counts the wait. A pinned length's windows keep the overlap
+  /// asked for.
+  func overlapSeconds(from start: Double, now: Double, built: Bool) -> Double {
+    let asked = seconds * overlap
+    // A pinned length keeps the overlap asked for: its windows are then the same in every run
+    // whatever the builds take (`hittest --replay` reproduces a run's windows by it).
+    if pinned != nil { return asked }
+    guard let build = buildClockSeconds else { return seconds * Swift.max(overlap, Self.maximumOverlap) }
+    let takeover = built ? now : now + build
+    let needed = Swift.max(takeover - start, 0) + Self.readyMargin * build - seconds
+    return Swift.max(asked, Swift.min(needed, seconds * Self.maximumOverlap))
+  }
+  /// The most a window's bounds reach past its hand-over when its next build is not expected to
+  /// be done by then, in lengths.
+  static let maximumOverlap = 2.0
+  /// The last background build's wall time, in the clock seconds the frames advanced meanwhile
+  /// (until a window has ended, a restart's build; nil before).
+  var buildClockSeconds: Double?
 
   static let minimum = 1.0 / 60
   static let maximum = 4.0
@@ -60,6 +86,13 @@ struct WindowLength {
   /// The least growth a balance assumes: the optimum puts the builds' cost per frame at the
   /// growth times the queries', and a growth near 0 would take any window as free.
   static let leastGrowth = 0.5
+  /// How many times over a background build must fit in its window's wall time: builds of the
+  /// same length vary by a fifth from one window to the next on a shared host, and a window
+  /// longer than the last is built beside a shorter one (docs/optimisation-log.md, entry 56).
+  static let readyMargin = 1.5
+  /// The growth the balance's measurement is clamped to at most (a box swept over a longer
+  /// window grows in two directions).
+  static let steepestGrowth = 2.0
   /// The queries' cost per frame against the window length, as a power (`_last`: the last
   /// window's length and cost).
   var growth = 1.0
@@ -90,8 +123,9 @@ struct WindowLength {
 
   /// Called when a window ends, with the wall time of the build of the one after it and (for
   /// windows built in the background) the ended window's own length, which the counts were
-  /// taken over: adapts the length and starts counting the next window.
-  mutating func windowEnded(lastBuild: UInt64, endedSeconds: Double? = nil) {
+  /// taken over, and how far its bounds reached (its length and overlap): adapts the length
+  /// and starts counting the next window.
+  mutating func windowEnded(lastBuild: UInt64, endedSeconds: Double? = nil, endedSpan: Double? = nil) {
     defer {
       frames = 0
       candidates = 0
@@ -101,6 +135,14 @@ struct WindowLength {
       queryNanoseconds = 0
       queries = 0
     }
+    // Clock seconds per wall second over this window's frames: 1 at real time, more when
+    // frames come faster than their clock (back to back, or catching up after a late one),
+    // less when they fall behind it. Never less than 1 for what a build takes of the clock:
+    // frames that fell behind catch up after, and a window after slow frames, built as if the
+    // clock would stay slow, made the next frame wait (docs/optimisation-log.md, entry 56).
+    let pace = wallNanoseconds > 0 && clockSeconds > 0 ? clockSeconds / (Double(wallNanoseconds) / 1e9) : 1
+    let buildClock = Double(lastBuild) / 1e9 * Swift.max(pace, 1)
+    if buildsInBackground { buildClockSeconds = buildClock }
     if let pinned {
       seconds = pinned
       return
@@ -123,7 +165,12 @@ struct WindowLength {
     let estimated = Double(candidates) * Self.nanosecondsPerCandidate + Double(scanned) * Self.nanosecondsPerEntry
     let perQuery = queries > 0 ? Double(candidates) / Double(queries) : 0
     let excess = perQuery > 1 ? (perQuery - 1) / perQuery : 0
-    let queries = Swift.max(estimated, Double(queryNanoseconds) * excess) / Double(frames)
+    // The queries read bounds over the ended window's span; the next window's reach its
+    // length and the overlap asked for: a window whose overlap was raised is read as one of
+    // the span the next will have (in proportion: queries' costs grow at least so with it).
+    let span = buildsInBackground ? endedSpan.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } : nil
+    let spanShare = span.map { Swift.min(measured * (1 + overlap) / $0, 1) } ?? 1
+    let queries = Swift.max(estimated, Double(queryNanoseconds) * excess) / Double(frames) * spanShare
     if buildsInBackground {
       // The build's share per frame falls as 1 / length and the queries' grows as length^g: the
       // sum is least where the build's share is g times the queries', at
@@ -149,21 +196,30 @@ struct WindowLength {
       // How the queries' cost grew with the length, from this window against the last one of
       // a different length (1, as if linear, until measured).
       if let last = _last, last.queries > 0, queries > 0, Swift.abs(Glibc.log(measured / last.seconds)) > 0.2 {
-        growth = Swift.min(Swift.max(Glibc.log(queries / last.queries) / Glibc.log(measured / last.seconds), 0), 2)
+        growth = Swift.min(
+          Swift.max(Glibc.log(queries / last.queries) / Glibc.log(measured / last.seconds), 0), Self.steepestGrowth)
       }
       _last = (measured, queries)
-      // Long enough for the builder to finish the next window 2.5 times over in the wall
-      // time this one's frames take (clock seconds per wall second: 1 at real time, more when
-      // frames come faster than their clock, less when they fall behind it), when the queries
-      // over the longer window would cost less per frame than the wait the balanced length
-      // would leave (the build's time beyond that window's wall time).
-      let pace = wallNanoseconds > 0 && clockSeconds > 0 ? clockSeconds / (Double(wallNanoseconds) / 1e9) : 1
-      let ready = 2.5 * Double(lastBuild) / 1e9 * pace
+      // Long enough for the builder to finish the next window `readyMargin` times over in the
+      // wall time this one's frames take (at their pace): a build that
+      // does not fit its window's wall time makes a frame wait for it, and a wait lands whole
+      // on one frame, in the p99, whatever its share of the mean. Not past the length where
+      // the queries alone (their wall time, grown as the length to the power measured) would
+      // take the frame's whole interval: a longer window's builds take longer too, and a floor
+      // priced by waits alone ratcheted a million particles' windows to 2 s and frames to
+      // 800 ms (docs/optimisation-log.md, entries 55 and 56).
+      let ready = Self.readyMargin * buildClock
       if ready > seconds {
-        let frameRate = Double(frames) / measured
-        let wait = Swift.max(Double(lastBuild) - seconds / pace * 1e9, 0) / Swift.max(frameRate * seconds, 1)
-        let extra = queries * (Glibc.pow(ready / measured, growth) - Glibc.pow(seconds / measured, growth))
-        if extra < wait { seconds = ready }
+        // The steepest growth the balance allows, whatever was measured: the cap is a bound,
+        // and the growth of a length not yet run is a guess (particles' candidates beyond one
+        // grow as the length squared: 0.8, 1.9, 6 and 14 at 88, 150, 250 and 350 ms windows).
+        let queryWall = Double(queryNanoseconds) / Double(frames) * spanShare
+        // The clock a frame advanced (frames past a hand-over run into the overlap).
+        let interval = (clockSeconds > 0 ? clockSeconds : measured) / Double(frames) * 1e9
+        let cap =
+          queryWall > 0
+          ? measured * Glibc.pow(interval / queryWall, 1 / Self.steepestGrowth) : Self.maximum
+        seconds = Swift.max(seconds, Swift.min(ready, cap))
       }
     }
     seconds = Swift.min(Swift.max(seconds, Self.minimum), Self.maximum)
