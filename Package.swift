@@ -80,6 +80,9 @@ let package = Package(
     .target(name: "Columns", swiftSettings: checked),
     // Cache prefetch hints (inline C: Swift has no spelling for them).
     .target(name: "CPrefetch"),
+    // The window grid's scan of a cell's boxes: one SSE compare and lane mask a box (inline C:
+    // Swift has no spelling for a mask's bits).
+    .target(name: "CBoxScan"),
     // Valgrind's Callgrind client requests (no-ops without Valgrind or its headers).
     // DWARF 4: Debian's Valgrind (3.19) cannot read the DWARF 5 that clang writes for C by
     // default, and gives up on the whole binary.
@@ -112,7 +115,8 @@ let package = Package(
     .target(
       name: "HitTesting",
       dependencies: [
-        "LayerModel", "Presentation", "Motion", "Columns", "Clocks", "Allocations", "CCallgrind", "Tracing",
+        "LayerModel", "Presentation", "Motion", "Columns", "Clocks", "Allocations", "CCallgrind", "CBoxScan",
+        "Tracing",
       ],
       swiftSettings: hotPath),
     // Pictures of a frame, its answers and a strategy's index (SVG), for `hitbench render`.

@@ -1,16 +1,19 @@
+import CBoxScan
 import LayerModel
 import Presentation
 
-/// A box in single precision rounded outward (16 bytes: half a `Box`), tested with four float
-/// compares: for an index's own lists, so a query streams through them instead of fetching each
-/// entry's exact box. It holds every point its exact box holds (a point rounded to the nearest
-/// float is never beyond a bound rounded outward), so it only ever proposes more; the exact test
-/// follows. Edges within ±1e30 (the indexes' magnitude limit) stay finite.
+/// A box in single precision rounded outward (16 bytes: half a `Box`), kept as (minX, minY,
+/// -maxX, -maxY) so that one four-lane compare against (x, y, -x, -y) tests it: for an index's
+/// own lists, so a query streams through them instead of fetching each entry's exact box
+/// (`firstHolding` scans a run of them). It holds every point its exact box holds (a point
+/// rounded to the nearest float is never beyond a bound rounded outward, and negation is
+/// exact), so it only ever proposes more; the exact test follows. Edges within ±1e30 (the
+/// indexes' magnitude limit) stay finite.
 public struct OutwardBox: Sendable, Equatable, BitwiseCopyable {
   @usableFromInline var minX: Float
   @usableFromInline var minY: Float
-  @usableFromInline var maxX: Float
-  @usableFromInline var maxY: Float
+  @usableFromInline var negatedMaxX: Float
+  @usableFromInline var negatedMaxY: Float
 
   /// Holds nothing (an empty or NaN box).
   public static let nothing = OutwardBox(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
@@ -18,8 +21,8 @@ public struct OutwardBox: Sendable, Equatable, BitwiseCopyable {
   @inlinable init(minX: Float, minY: Float, maxX: Float, maxY: Float) {
     self.minX = minX
     self.minY = minY
-    self.maxX = maxX
-    self.maxY = maxY
+    negatedMaxX = -maxX
+    negatedMaxY = -maxY
   }
 
   /// The smallest single-precision box holding `b` (nothing for an empty box).
@@ -30,6 +33,9 @@ public struct OutwardBox: Sendable, Equatable, BitwiseCopyable {
     }
     self.init(minX: Self._down(b.minX), minY: Self._down(b.minY), maxX: Self._up(b.maxX), maxY: Self._up(b.maxY))
   }
+
+  var maxX: Float { -negatedMaxX }
+  var maxY: Float { -negatedMaxY }
 
   /// The largest float at most x.
   static func _down(_ x: Double) -> Float {
@@ -48,6 +54,16 @@ public struct OutwardBox: Sendable, Equatable, BitwiseCopyable {
     // Four compares without branches between them (a SIMD mask reduction compiles worse).
     let x = Float(p.x)
     let y = Float(p.y)
-    return (x >= minX) && (x <= maxX) && (y >= minY) && (y <= maxY)
+    return (x >= minX) && (-x >= negatedMaxX) && (y >= minY) && (-y >= negatedMaxY)
+  }
+
+  /// The first of `boxes[from ..< to]` that may hold p, or `to` when none does: a box's test
+  /// is one SSE compare and mask, four boxes a branch (`CBoxScan`), where `holds` in a loop
+  /// compiles to two compares and a blend a box. `boxes` holds at least `to` boxes.
+  @inline(__always)
+  static func firstHolding(_ p: Point, in boxes: UnsafePointer<OutwardBox>, from: Int, to: Int) -> Int {
+    boxes.withMemoryRebound(to: Float.self, capacity: 4 * to) {
+      hitbench_first_holding_box($0, from, to, Float(p.x), Float(p.y))
+    }
   }
 }

@@ -165,35 +165,34 @@ final class _GridStorage {
     guard !p.x.isNaN, !p.y.isNaN else { return 0 }
     let c = geometry.cell(of: p)
     let e = entries._unsafeStorage
-    let eb = entryBox._unsafeStorage
+    let eb = UnsafePointer(entryBox._unsafeStorage)
     var n = 0
     var i = Int(cellStart[c])
     let iEnd = Int(cellStart[c + 1])
     let jEnd = overflow.count
     if jEnd == 0 {
-      while i < iEnd {
-        if eb[i].holds(p) {
-          out[n] = e[i]
-          n &+= 1
-        }
+      while true {
+        i = OutwardBox.firstHolding(p, in: eb, from: i, to: iEnd)
+        guard i < iEnd else { return n }
+        out[n] = e[i]
+        n &+= 1
         i &+= 1
       }
-      return n
     }
     let o = overflow._unsafeStorage
-    let ob = overflowBox._unsafeStorage
+    let ob = UnsafePointer(overflowBox._unsafeStorage)
     var j = 0
-    while i < iEnd && !eb[i].holds(p) { i &+= 1 }
-    while j < jEnd && !ob[j].holds(p) { j &+= 1 }
+    i = OutwardBox.firstHolding(p, in: eb, from: i, to: iEnd)
+    j = OutwardBox.firstHolding(p, in: ob, from: j, to: jEnd)
     while i < iEnd || j < jEnd {
       if j >= jEnd || (i < iEnd && e[i] > o[j]) {
         out[n] = e[i]
         i &+= 1
-        while i < iEnd && !eb[i].holds(p) { i &+= 1 }
+        i = OutwardBox.firstHolding(p, in: eb, from: i, to: iEnd)
       } else {
         out[n] = o[j]
         j &+= 1
-        while j < jEnd && !ob[j].holds(p) { j &+= 1 }
+        j = OutwardBox.firstHolding(p, in: ob, from: j, to: jEnd)
       }
       n &+= 1
     }
@@ -209,37 +208,36 @@ final class _GridStorage {
     guard !p.x.isNaN, !p.y.isNaN else { return (0, 0) }
     let c = geometry.cell(of: p)
     let e = entries._unsafeStorage
-    let eb = entryBox._unsafeStorage
+    let eb = UnsafePointer(entryBox._unsafeStorage)
     var offered = 0
     let iStart = Int(cellStart[c])
     var i = iStart
     let iEnd = Int(cellStart[c + 1])
     let jEnd = overflow.count
     if jEnd == 0 {
-      while i < iEnd {
-        if eb[i].holds(p) {
-          offered &+= 1
-          if !offer(e[i]) { return (i &- iStart &+ 1, offered) }
-        }
+      while true {
+        i = OutwardBox.firstHolding(p, in: eb, from: i, to: iEnd)
+        guard i < iEnd else { return (iEnd &- iStart, offered) }
+        offered &+= 1
+        if !offer(e[i]) { return (i &- iStart &+ 1, offered) }
         i &+= 1
       }
-      return (i &- iStart, offered)
     }
     let o = overflow._unsafeStorage
-    let ob = overflowBox._unsafeStorage
+    let ob = UnsafePointer(overflowBox._unsafeStorage)
     var j = 0
-    while i < iEnd && !eb[i].holds(p) { i &+= 1 }
-    while j < jEnd && !ob[j].holds(p) { j &+= 1 }
+    i = OutwardBox.firstHolding(p, in: eb, from: i, to: iEnd)
+    j = OutwardBox.firstHolding(p, in: ob, from: j, to: jEnd)
     while i < iEnd || j < jEnd {
       offered &+= 1
       if j >= jEnd || (i < iEnd && e[i] > o[j]) {
         if !offer(e[i]) { return (i &- iStart &+ 1 &+ j, offered) }
         i &+= 1
-        while i < iEnd && !eb[i].holds(p) { i &+= 1 }
+        i = OutwardBox.firstHolding(p, in: eb, from: i, to: iEnd)
       } else {
         if !offer(o[j]) { return (i &- iStart &+ j &+ 1, offered) }
         j &+= 1
-        while j < jEnd && !ob[j].holds(p) { j &+= 1 }
+        j = OutwardBox.firstHolding(p, in: ob, from: j, to: jEnd)
       }
     }
     return (i &- iStart &+ j, offered)
