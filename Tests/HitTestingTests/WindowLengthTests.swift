@@ -24,6 +24,24 @@ import Testing
       .map { cpuPerFrame(exp($0), build: build, growth: growth, buildWeight: buildWeight) }.min()!
   }
 
+  /// Feeds `length` the frames of one window of `seconds` at 120 Hz, real time (from `wall` and
+  /// `clock`, which it moves on), whose queries test `perQuery` candidates each and take
+  /// `queryWall` ns a frame (nil: 60 ns a candidate).
+  static func runFrames(
+    _ length: inout WindowLength, _ seconds: Double, wall: inout UInt64, clock: inout Double, perQuery: Double,
+    queryWall: Double? = nil
+  ) {
+    let frames = Swift.max(1, Int((seconds * 120).rounded()))
+    for _ in 0..<frames {
+      length.frameStarted(wall: wall, clock: clock)
+      wall += 8_333_333
+      clock += 1.0 / 120
+    }
+    length.queries = Int(queries) * frames
+    length.candidates = Int(queries * Double(frames) * perQuery)
+    length.queryNanoseconds = UInt64(queryWall.map { $0 * Double(frames) } ?? Double(length.candidates) * 60)
+  }
+
   /// The lengths chosen after each of `windows` windows, each measured over the window that
   /// ran (posted one decision earlier, as `_WindowedState` posts the next window ahead).
   static func lengths(_ cost: WindowCost, build: Double, growth g: Double, windows: Int = 60) -> [Double] {
@@ -33,16 +51,7 @@ import Testing
     var clock = 0.0
     var out: [Double] = []
     for _ in 0..<windows {
-      let frames = Swift.max(1, Int((running * 120).rounded()))
-      for _ in 0..<frames {
-        length.frameStarted(wall: wall, clock: clock)
-        wall += 8_333_333
-        clock += 1.0 / 120
-      }
-      let perQuery = 1 + 0.5 * pow(running / 0.05, g)
-      length.queries = Int(queries) * frames
-      length.candidates = Int(queries * Double(frames) * perQuery)
-      length.queryNanoseconds = UInt64(Double(length.candidates) * 60)
+      runFrames(&length, running, wall: &wall, clock: &clock, perQuery: 1 + 0.5 * pow(running / 0.05, g))
       let posted = length.seconds
       length.windowEnded(lastBuild: UInt64(build), endedSeconds: running)
       running = posted
@@ -103,16 +112,9 @@ import Testing
     var posted = length.seconds
     var postedReach = posted + length.overlapSeconds(from: running, now: 0, built: false)
     for _ in 0..<windows {
-      let frames = Swift.max(1, Int((running * 120).rounded()))
-      for _ in 0..<frames {
-        length.frameStarted(wall: wall, clock: clock)
-        wall += 8_333_333
-        clock += 1.0 / 120
-      }
-      let perQuery = 1 + 0.84 * pow(running / 0.088, 2)
-      length.queries = Int(queries) * frames
-      length.candidates = Int(queries * Double(frames) * perQuery)
-      length.queryNanoseconds = UInt64(queriesPerFrame(running) * Double(frames))
+      runFrames(
+        &length, running, wall: &wall, clock: &clock, perQuery: 1 + 0.84 * pow(running / 0.088, 2),
+        queryWall: queriesPerFrame(running))
       // The window posted last was built beside this one, from its start: done by its
       // hand-over, and (with the overlap) by its reach?
       #expect(build(posted) / 1e9 <= runningReach || fixed > 0.2, "\(posted) s: a build past the overlap")
