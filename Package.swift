@@ -116,7 +116,7 @@ let package = Package(
       name: "HitTesting",
       dependencies: [
         "LayerModel", "Presentation", "Motion", "Columns", "Clocks", "Allocations", "CCallgrind", "CBoxScan",
-        "Tracing",
+        "CThreads", "Tracing",
       ],
       swiftSettings: hotPath),
     // Pictures of a frame, its answers and a strategy's index (SVG), for `hitbench render`.

@@ -1,12 +1,13 @@
 #ifndef HITBENCH_CTHREADS_H
 #define HITBENCH_CTHREADS_H
 
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 /// Thread placement, which Swift's Glibc module does not offer (the GNU scheduling extensions
-/// are not imported): the CPUs a thread may run on, the one it runs on, and pinning it to one.
-/// Each is one system call.
+/// are not imported): the CPUs a thread may run on, the one it runs on, pinning it to one, and
+/// lowering its priority. Each is one system call.
 
 #define HITBENCH_CPU_WORDS (1024 / (8 * sizeof(unsigned long)))
 #define HITBENCH_WORD_BITS (8 * sizeof(unsigned long))
@@ -43,6 +44,18 @@ static inline int hitbench_pin_current_thread(int cpu) {
   if (cpu < 0 || cpu >= 1024) return -1;
   mask[cpu / HITBENCH_WORD_BITS] |= 1UL << (cpu % HITBENCH_WORD_BITS);
   return syscall(SYS_sched_setaffinity, 0, sizeof(mask), mask) == 0 ? 0 : -1;
+}
+
+/// Lowers the calling thread's scheduling priority to nice value `nice` (0 to 19; raising it
+/// back needs privileges): a background thread then yields a core to the frames' threads
+/// rather than preempt them when it wakes. Answers 0, or -1 when refused.
+static inline int hitbench_lower_current_thread_priority(int nice) {
+  return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice);
+}
+
+/// The calling thread's nice value.
+static inline int hitbench_current_thread_priority(void) {
+  return getpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid));
 }
 
 #endif
