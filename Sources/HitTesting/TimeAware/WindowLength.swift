@@ -19,10 +19,10 @@ import Glibc
 /// of 2). A window built
 /// in the background is then lengthened to `readyMargin` times the last build, in the wall
 /// time its frames take, so the next window is ready before it is needed, but never past the
-/// length where the queries (their cost grows as a power of the length, measured between
-/// windows of different lengths) would fill the frame's interval: a build that cannot keep up
-/// below that makes frames wait, and the wait is counted in the balance. Never shorter than
-/// 1/60 s nor longer than 4 s. A pinned length (`StrategyOptions.windowSeconds`) is kept whatever it
+/// length where the queries (their cost grown as the square of the length, the steepest the
+/// balance allows) would fill the frame's interval: a build that cannot keep up below that
+/// makes frames wait, and the wait is counted in the balance. Never shorter than 1/60 s nor
+/// longer than 4 s. A pinned length (`StrategyOptions.windowSeconds`) is kept whatever it
 /// costs.
 struct WindowLength {
   var seconds: Double
@@ -201,13 +201,13 @@ struct WindowLength {
       }
       _last = (measured, queries)
       // Long enough for the builder to finish the next window `readyMargin` times over in the
-      // wall time this one's frames take (at their pace): a build that
-      // does not fit its window's wall time makes a frame wait for it, and a wait lands whole
-      // on one frame, in the p99, whatever its share of the mean. Not past the length where
-      // the queries alone (their wall time, grown as the length to the power measured) would
-      // take the frame's whole interval: a longer window's builds take longer too, and a floor
-      // priced by waits alone ratcheted a million particles' windows to 2 s and frames to
-      // 800 ms (docs/optimisation-log.md, entries 55 and 56).
+      // wall time this one's frames take (at their pace): a build that does not fit its
+      // window's wall time makes a frame wait for it, and a wait lands whole on one frame, in
+      // the p99, whatever its share of the mean. Not past the length where the queries alone
+      // (their wall time, grown as the square of the length) would take the frame's whole
+      // interval: a longer window's builds take longer too, and a floor priced by waits alone
+      // ratcheted a million particles' windows to 2 s and frames to 800 ms
+      // (docs/optimisation-log.md, entries 55 and 56).
       let ready = Self.readyMargin * buildClock
       if ready > seconds {
         // The steepest growth the balance allows, whatever was measured: the cap is a bound,
