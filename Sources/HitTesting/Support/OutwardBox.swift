@@ -34,9 +34,6 @@ public struct OutwardBox: Sendable, Equatable, BitwiseCopyable {
     self.init(minX: Self._down(b.minX), minY: Self._down(b.minY), maxX: Self._up(b.maxX), maxY: Self._up(b.maxY))
   }
 
-  var maxX: Float { -negatedMaxX }
-  var maxY: Float { -negatedMaxY }
-
   /// The largest float at most x.
   static func _down(_ x: Double) -> Float {
     let f = Float(x)
@@ -49,9 +46,9 @@ public struct OutwardBox: Sendable, Equatable, BitwiseCopyable {
     return Double(f) < x ? f.nextUp : f
   }
 
-  /// Whether the box may hold p (always when its exact box does).
+  /// Whether the box may hold p (always when its exact box does): one box's test, which
+  /// `firstHolding` runs over a list (and `OutwardBoxTests` checks it against).
   @inlinable @inline(__always) public func holds(_ p: Point) -> Bool {
-    // Four compares without branches between them (a SIMD mask reduction compiles worse).
     let x = Float(p.x)
     let y = Float(p.y)
     return (x >= minX) && (-x >= negatedMaxX) && (y >= minY) && (-y >= negatedMaxY)

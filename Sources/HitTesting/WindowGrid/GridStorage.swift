@@ -160,41 +160,13 @@ final class _GridStorage {
   }
 
   /// The entries of the point's cell list and of the overflow list whose boxes may hold it,
-  /// merged in descending entry order: a sequential pass over each list's boxes.
+  /// merged in descending entry order: `_visit`'s pass, taking every entry it offers.
   @inline(__always) func candidates(_ p: Point, into out: UnsafeMutablePointer<Int32>) -> Int {
-    guard !p.x.isNaN, !p.y.isNaN else { return 0 }
-    let c = geometry.cell(of: p)
-    let e = entries._unsafeStorage
-    let eb = UnsafePointer(entryBox._unsafeStorage)
     var n = 0
-    var i = Int(cellStart[c])
-    let iEnd = Int(cellStart[c + 1])
-    let jEnd = overflow.count
-    if jEnd == 0 {
-      while true {
-        i = OutwardBox.firstHolding(p, in: eb, from: i, to: iEnd)
-        guard i < iEnd else { return n }
-        out[n] = e[i]
-        n &+= 1
-        i &+= 1
-      }
-    }
-    let o = overflow._unsafeStorage
-    let ob = UnsafePointer(overflowBox._unsafeStorage)
-    var j = 0
-    i = OutwardBox.firstHolding(p, in: eb, from: i, to: iEnd)
-    j = OutwardBox.firstHolding(p, in: ob, from: j, to: jEnd)
-    while i < iEnd || j < jEnd {
-      if j >= jEnd || (i < iEnd && e[i] > o[j]) {
-        out[n] = e[i]
-        i &+= 1
-        i = OutwardBox.firstHolding(p, in: eb, from: i, to: iEnd)
-      } else {
-        out[n] = o[j]
-        j &+= 1
-        j = OutwardBox.firstHolding(p, in: ob, from: j, to: jEnd)
-      }
+    _ = _visit(p) { e in
+      out[n] = e
       n &+= 1
+      return true
     }
     return n
   }
@@ -225,19 +197,16 @@ final class _GridStorage {
     }
     let o = overflow._unsafeStorage
     let ob = UnsafePointer(overflowBox._unsafeStorage)
-    var j = 0
     i = OutwardBox.firstHolding(p, in: eb, from: i, to: iEnd)
-    j = OutwardBox.firstHolding(p, in: ob, from: j, to: jEnd)
+    var j = OutwardBox.firstHolding(p, in: ob, from: 0, to: jEnd)
     while i < iEnd || j < jEnd {
       offered &+= 1
       if j >= jEnd || (i < iEnd && e[i] > o[j]) {
         if !offer(e[i]) { return (i &- iStart &+ 1 &+ j, offered) }
-        i &+= 1
-        i = OutwardBox.firstHolding(p, in: eb, from: i, to: iEnd)
+        i = OutwardBox.firstHolding(p, in: eb, from: i &+ 1, to: iEnd)
       } else {
         if !offer(o[j]) { return (i &- iStart &+ j &+ 1, offered) }
-        j &+= 1
-        j = OutwardBox.firstHolding(p, in: ob, from: j, to: jEnd)
+        j = OutwardBox.firstHolding(p, in: ob, from: j &+ 1, to: jEnd)
       }
     }
     return (i &- iStart &+ j, offered)
