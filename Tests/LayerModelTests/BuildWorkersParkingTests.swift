@@ -57,6 +57,37 @@ import Testing
   }
 }
 
+extension BuildWorkersParkingTests {
+  /// A split pass is claimed part by part by whichever thread is free, so a worker that never
+  /// runs (held here, as the host may hold one) costs the frame nothing but its share: the
+  /// calling thread runs every part and the build finishes, equal to one thread's bit for bit.
+  /// (With one part posted to each worker, the caller waited for the held worker for ever.)
+  @Test func aBuildFinishesWhenItsWorkersNeverRun() {
+    let n = BuildWorkers.minimumRowsToSplit + 1000
+    let model = SceneGenerator(kind: .particles, layers: n, animatedFraction: 1, seed: 11).make()
+    let one = PresentationFrameBuilder(root: model.deepCopy(), threads: 1)
+    let two = PresentationFrameBuilder(root: model, threads: 2)
+    two._workers?._workersHeld.store(true, ordering: .relaxed)
+    let builds = 40
+    let stress = _Stress { stress in
+      var t = 0.0
+      for b in 0..<builds {
+        // Steady frames (incremental builds) and a jump now and then (a full one).
+        t += b % 10 == 9 ? 0.75 : 1.0 / 120
+        let frame = two.build(at: t)
+        stress.progress.store(b + 1, ordering: .relaxed)
+        if let d = firstDifference(one.build(at: t), frame) { return "build \(b) t \(t): \(d)" }
+      }
+      return nil
+    }
+    switch stress.wait(seconds: 60) {
+    case .finished(let failure?): Issue.record("\(failure)")
+    case .finished(nil): break
+    case .timedOut(let done): Issue.record("a build waited for a worker that never ran, after \(done) of \(builds)")
+    }
+  }
+}
+
 /// Runs `body` on a thread of its own and waits for it with a deadline, so that a hang is a
 /// failure, not a test run that never ends (the hung thread is left behind).
 private final class _Stress: @unchecked Sendable {

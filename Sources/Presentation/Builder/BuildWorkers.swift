@@ -9,9 +9,12 @@ import Tracing
   @preconcurrency import Glibc
 #endif
 
-/// Worker threads for the frame builder's passes, created once. A job is a pass and a range
-/// (no closure, so handing one over allocates nothing): the caller posts one job per worker,
-/// runs its own share, then waits.
+/// Worker threads for the frame builder's passes, created once. A split pass is a list of
+/// parts, each a job (a pass and a range; no closure, so handing one over allocates nothing),
+/// several a thread: the caller posts the list and every thread, the caller included, claims
+/// the next unclaimed part until none is left. So the frame's thread never waits for a worker
+/// that has not started (a worker woken late, or descheduled by the host, finds fewer parts or
+/// none): it waits only for parts a worker has claimed and not finished.
 ///
 /// Waiting (docs/optimisation-log.md entry 38 has the sweep behind each choice):
 /// - While a build runs (from `wake()` or its first split pass to `buildDidEnd()`), a worker
@@ -27,14 +30,23 @@ import Tracing
 ///   kernel wakes a thread on its waker's CPU, where a worker woken by the frame's thread ran
 ///   beside nothing until the balancer moved it, and the split saved no time.
 ///
-/// Costs: posting a run is one atomic add, plus a lock and a broadcast when a worker is parked.
+/// Costs: posting a pass is one atomic store, plus a lock and a broadcast when a worker is
+/// parked; claiming a part is one compare-and-swap.
 final class BuildWorkers: @unchecked Sendable {
   /// Below this many rows (or layers) a pass is not worth splitting.
   static let minimumRowsToSplit = BuildTuning.integer("HITBENCH_BUILD_SPLIT_ROWS", default: 4096)
+  /// In a scene that large, pass 1's lists (the tracks, the layers evaluated one by one) are
+  /// split from this many: a worker woken for the build then evaluates some of them instead of
+  /// spinning until pass 3 (app 10k: 924 tracks; docs/optimisation-log.md entry 59).
+  static let minimumListToSplit = BuildTuning.integer("HITBENCH_BUILD_SPLIT_LIST", default: 512)
   /// Below this many rows to recompute, an incremental pass 3 runs on the calling thread: a
   /// few hundred rows cost less than handing half of them to a worker, which on this shared
   /// machine is now and then descheduled for milliseconds (the build's p99).
   static let minimumChangedRowsToSplit = 512
+  /// How many parts a split pass has for each thread: enough that a thread that starts late
+  /// still finds some, few enough that the chains composed before a split pass 3 (one per part)
+  /// stay short.
+  static let partsPerThread = Swift.max(1, BuildTuning.integer("HITBENCH_BUILD_PARTS_PER_THREAD", default: 4))
   /// How long a waiting thread spins before it parks when no build runs.
   static let spinNanoseconds = UInt64(BuildTuning.integer("HITBENCH_BUILD_SPIN_US", default: 20)) * 1000
   /// How long it spins at most while a build runs.
@@ -57,7 +69,7 @@ final class BuildWorkers: @unchecked Sendable {
 
   struct Job {
     var kind = JobKind.composeAll
-    /// Which part of the pass (0 is the calling thread's).
+    /// Which part of the pass.
     var part = 0
     var lo = 0
     var hi = 0
@@ -73,13 +85,22 @@ final class BuildWorkers: @unchecked Sendable {
 
   /// Workers (the calling thread is one more).
   let count: Int
-  /// Jobs and results, one per worker: written by the caller before a run is published (and
-  /// read after it completes), by worker i only in between.
+  /// The most parts a pass can have: `partsPerThread` for each thread.
+  let capacity: Int
+  /// Jobs and results, one per part: a job written by the caller before its pass is posted, a
+  /// result by the thread that claimed the part and read by the caller once every part is done.
   let jobs: UnsafeMutablePointer<Job>
   let results: UnsafeMutablePointer<Result>
   private var threads: [pthread_t] = []
-  private let generation = Atomic<Int>(0)
-  private let completed = Atomic<Int>(0)
+  /// The posted pass in one word, so that a claim is one compare-and-swap that can never take
+  /// a part of a later pass: its generation (bits 32-63), its part count (16-31) and the next
+  /// unclaimed part (0-15).
+  private let claims = Atomic<UInt64>(0)
+  /// Parts of the posted pass finished.
+  private let finishedParts = Atomic<Int>(0)
+  /// Tests only: while set, this pool's workers claim no part of a pass they see posted (as
+  /// workers the host does not run), so the caller must run them all.
+  let _workersHeld = Atomic<Bool>(false)
   private let stopping = Atomic<Bool>(false)
   /// Whether a build runs: set by `wake()` and `run`, cleared by `buildDidEnd()`.
   private let building = Atomic<Bool>(false)
@@ -101,14 +122,16 @@ final class BuildWorkers: @unchecked Sendable {
     // Every setting read now: a static is initialised on first use, and the first wait to
     // outlast the spin bound (the first use of the spin limit) falls inside some frame.
     _ = (
-      Self.minimumRowsToSplit, Self.spinNanoseconds, Self.buildSpinLimitNanoseconds, Self.spinsThroughBuild,
+      Self.minimumRowsToSplit, Self.minimumListToSplit, Self.partsPerThread, Self.spinNanoseconds,
+      Self.buildSpinLimitNanoseconds, Self.spinsThroughBuild,
       Self.wakesAhead, Self.pinsWorkers
     )
     self.count = count
-    jobs = .allocate(capacity: Swift.max(count, 1))
-    jobs.initialize(repeating: Job(), count: Swift.max(count, 1))
-    results = .allocate(capacity: Swift.max(count, 1))
-    results.initialize(repeating: Result(), count: Swift.max(count, 1))
+    capacity = (count + 1) * Self.partsPerThread
+    jobs = .allocate(capacity: capacity)
+    jobs.initialize(repeating: Job(), count: capacity)
+    results = .allocate(capacity: capacity)
+    results.initialize(repeating: Result(), count: capacity)
     pthread_mutex_init(mutex, nil)
     pthread_cond_init(posted, nil)
     pthread_cond_init(finished, nil)
@@ -175,34 +198,58 @@ final class BuildWorkers: @unchecked Sendable {
     pthread_mutex_unlock(mutex)
   }
 
-  /// Runs the posted jobs (`jobs[0 ..< count]`) on the workers and `mine` on the calling
-  /// thread, and returns when all are done.
-  func run(for builder: PresentationFrameBuilder, mine: () -> Void) {
+  /// Runs the parts `jobs[0 ..< parts]` of a pass on whichever threads claim them, the
+  /// calling thread included, and returns when all are done.
+  func run(parts: Int, for builder: PresentationFrameBuilder) {
+    precondition(parts >= 1 && parts <= capacity, "a pass of \(parts) parts (at most \(capacity))")
     self.builder = builder
     building.store(true, ordering: .relaxed)
-    completed.store(0, ordering: .relaxed)
-    // Publishes the jobs and the builder to the workers.
-    generation.add(1, ordering: .releasing)
+    finishedParts.store(0, ordering: .relaxed)
+    let generation = Self._generation(claims.load(ordering: .relaxed)) &+ 1
+    // Publishes the jobs and the builder with the pass.
+    claims.store(UInt64(generation) << 32 | UInt64(parts) << 16, ordering: .releasing)
     pthread_mutex_lock(mutex)
     if sleeping > 0 { pthread_cond_broadcast(posted) }
     pthread_mutex_unlock(mutex)
-    mine()
+    while let (k, _) = _claim(generation) {
+      results[k] = builder._runJob(jobs[k])
+      finishedParts.add(1, ordering: .releasing)
+    }
     // Waiting for the workers is not counted by `run --instructions` (it follows the host).
     let paused = hitbench_count_pause()
     defer { hitbench_count_resume(paused) }
-    if !_spin(until: { completed.load(ordering: .acquiring) >= count }) {
-      // A worker still runs (or was descheduled by the host): sleep until the last one
-      // finishes. It adds to `completed` before it takes the mutex, and the flag is read under
-      // the mutex, so either the check below sees its count or it sees the flag.
+    if !_spin(until: { finishedParts.load(ordering: .acquiring) >= parts }) {
+      // A worker still runs a part (or was descheduled by the host): sleep until the last one
+      // finishes. It adds to `finishedParts` before it takes the mutex, and the flag is read
+      // under the mutex, so either the check below sees its count or it sees the flag.
       _delayPark()
       pthread_mutex_lock(mutex)
       callerParked = true
       callerParks += 1
-      while completed.load(ordering: .acquiring) < count { pthread_cond_wait(finished, mutex) }
+      while finishedParts.load(ordering: .acquiring) < parts { pthread_cond_wait(finished, mutex) }
       callerParked = false
       pthread_mutex_unlock(mutex)
     }
     self.builder = nil
+  }
+
+  /// The generation in a `claims` word.
+  @inline(__always) static func _generation(_ word: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: word >> 32) }
+
+  /// Claims the next part of pass `generation`, answering it and the pass's part count: nil
+  /// when it has none left or a later pass was posted (the claim then fails, as the word's
+  /// generation changed).
+  @inline(__always) private func _claim(_ generation: UInt32) -> (part: Int, parts: Int)? {
+    var word = claims.load(ordering: .acquiring)
+    while true {
+      let next = Int(word & 0xffff)
+      let parts = Int((word >> 16) & 0xffff)
+      guard Self._generation(word) == generation, next < parts else { return nil }
+      let (exchanged, original) = claims.compareExchange(
+        expected: word, desired: word &+ 1, ordering: .acquiringAndReleasing)
+      if exchanged { return (next, parts) }
+      word = original
+    }
   }
 
   /// The build ended: the workers park after `spinNanoseconds`.
@@ -238,37 +285,48 @@ final class BuildWorkers: @unchecked Sendable {
   }
 
   private func _work(_ index: Int) {
-    var seen = 0
+    var seen: UInt32 = 0
     while true {
-      if !_spin(until: { generation.load(ordering: .acquiring) != seen || stopping.load(ordering: .relaxed) }) {
-        // Park until a job is posted or `wake()` (then spin again). `run` bumps the generation
+      if !_spin(until: {
+        Self._generation(claims.load(ordering: .acquiring)) != seen || stopping.load(ordering: .relaxed)
+      }) {
+        // Park until a pass is posted or `wake()` (then spin again). `run` posts the pass
         // before it takes the mutex to read `sleeping`, so either this check sees the new
         // generation or the poster sees this worker asleep.
         _delayPark()
         pthread_mutex_lock(mutex)
         sleeping += 1
         workerParks += 1
-        if generation.load(ordering: .acquiring) == seen && !stopping.load(ordering: .relaxed) {
+        if Self._generation(claims.load(ordering: .acquiring)) == seen && !stopping.load(ordering: .relaxed) {
           pthread_cond_wait(posted, mutex)
         }
         sleeping -= 1
         pthread_mutex_unlock(mutex)
       }
       if stopping.load(ordering: .acquiring) { return }
-      let g = generation.load(ordering: .acquiring)
-      if g == seen { continue }
-      seen = g
+      let generation = Self._generation(claims.load(ordering: .acquiring))
+      if generation == seen { continue }
+      seen = generation
+      if _workersHeld.load(ordering: .relaxed) { continue }
       // Counted with the frame's build when Callgrind counts it (`run --instructions`).
       let counted = hitbench_helper_count_begin(HITBENCH_PHASE_BUILD)
       let traced = Trace.isOn ? Clocks.monotonicNanoseconds() : 0
-      if let b = builder { results[index] = b._runJob(jobs[index]) } else { results[index] = Result() }
-      if traced > 0 { Trace.slice(.buildJob, start: traced, duration: Clocks.monotonicNanoseconds() &- traced) }
-      hitbench_helper_count_end(counted)
-      if completed.add(1, ordering: .releasing).newValue == count {
-        pthread_mutex_lock(mutex)
-        if callerParked { pthread_cond_signal(finished) }
-        pthread_mutex_unlock(mutex)
+      var ran = false
+      while let (k, parts) = _claim(generation) {
+        ran = true
+        // A claimed part keeps its pass posted (the caller waits for it), so the builder and
+        // the job stay as published.
+        if let b = builder { results[k] = b._runJob(jobs[k]) } else { results[k] = Result() }
+        if finishedParts.add(1, ordering: .releasing).newValue == parts {
+          pthread_mutex_lock(mutex)
+          if callerParked { pthread_cond_signal(finished) }
+          pthread_mutex_unlock(mutex)
+        }
       }
+      if ran && traced > 0 {
+        Trace.slice(.buildJob, start: traced, duration: Clocks.monotonicNanoseconds() &- traced)
+      }
+      hitbench_helper_count_end(counted)
     }
   }
 }

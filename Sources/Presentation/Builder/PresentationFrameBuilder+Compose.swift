@@ -26,10 +26,11 @@ extension PresentationFrameBuilder {
     let n = _layerCount
     guard n > 0, rowChanged[0] == 0 else { return _composeAll(columns) }
     let cap = runsPerPart
-    if partRunCount.count < threads || partRuns.count < threads * cap {
-      partRuns.reserve(threads * cap)
-      partRunCount.reserve(threads)
-      frame._changedRuns.reserve(threads * cap)
+    let split = splitParts
+    if partRunCount.count < split || partRuns.count < split * cap {
+      partRuns.reserve(split * cap)
+      partRunCount.reserve(split)
+      frame._changedRuns.reserve(split * cap)
     }
     let rows: Int
     let parts: Int
@@ -39,7 +40,7 @@ extension PresentationFrameBuilder {
       let chain = _composeChains(all: false, columns)
       rows = chain + _runParts(workers, .composeChanged, columns: columns) { _rowPart($0) }.rows
       _clearChains()
-      parts = threads
+      parts = split
     } else {
       inheritedEnd[0] = 0
       rows = _composeChangedRows(0..<n, part: 0, columns)
@@ -125,7 +126,7 @@ extension PresentationFrameBuilder {
 
   /// Part k of the rows: equal shares, split at any row.
   @inline(__always) func _rowPart(_ k: Int) -> Range<Int> {
-    (k * _layerCount / threads)..<((k + 1) * _layerCount / threads)
+    (k * _layerCount / splitParts)..<((k + 1) * _layerCount / splitParts)
   }
 
   /// Before a split pass 3: composes the rows on the paths from the root to each part's first
@@ -138,7 +139,7 @@ extension PresentationFrameBuilder {
     let parentRow = frame._parent
     let subtreeEnd = frame._subtreeEnd
     var composed = 0
-    for k in 0..<threads {
+    for k in 0..<splitParts {
       let start = _rowPart(k).lowerBound
       inheritedEnd[k] = 0
       guard start > 0 else { continue }
@@ -173,7 +174,7 @@ extension PresentationFrameBuilder {
   /// Clears the chain marks of the split rows' ancestors.
   func _clearChains() {
     let parentRow = frame._parent
-    for k in 1..<threads {
+    for k in 1..<splitParts {
       var a = Int(parentRow[_rowPart(k).lowerBound])
       while a >= 0 && chainMark[a] != 0 {
         chainMark[a] = 0

@@ -20,9 +20,7 @@ extension PresentationFrameBuilder {
   /// `_pass1All`.
   func _pass1List(animated: Bool) -> Int {
     let count = alwaysEvaluated.count
-    guard let workers = _workers, count >= BuildWorkers.minimumRowsToSplit else {
-      return _evaluateList(0..<count, animated: animated)
-    }
+    guard let workers = _workers, _splitsList(count) else { return _evaluateList(0..<count, animated: animated) }
     return alwaysEvaluated.withUnsafeBufferPointer { list in
       // The first entry at or after a model split (ids are in preorder).
       func entry(_ split: Int) -> Int {
@@ -35,7 +33,7 @@ extension PresentationFrameBuilder {
         return lo
       }
       return _runParts(workers, .evaluateList, animated: animated) { k in
-        (k == 0 ? 0 : entry(modelSplits[k]))..<(k == threads - 1 ? count : entry(modelSplits[k + 1]))
+        (k == 0 ? 0 : entry(modelSplits[k]))..<(k == splitParts - 1 ? count : entry(modelSplits[k + 1]))
       }.keysChanged
     }
   }
@@ -53,29 +51,32 @@ extension PresentationFrameBuilder {
       trackChanged.reserve(n, filling: 0)
       trackActive.reserve(n, filling: ActiveTime(progress: 0, cycle: 0, seconds: 0))
     }
-    guard let workers = _workers, n >= BuildWorkers.minimumRowsToSplit else { return _evaluateTracks(0..<n) }
-    let parts = threads
+    guard let workers = _workers, _splitsList(n) else { return _evaluateTracks(0..<n) }
+    let parts = splitParts
     return _runParts(workers, .evaluateTracks) { k in (k * n / parts)..<((k + 1) * n / parts) }.keysChanged
   }
 
-  /// Runs one pass in `threads` parts: part 0 on this thread, part k on worker k - 1. Answers
-  /// the parts' results summed.
+  /// Whether a list of pass 1 this long is split (`BuildWorkers.minimumListToSplit`, in a scene
+  /// large enough to split at all).
+  @inline(__always) func _splitsList(_ count: Int) -> Bool {
+    _workers != nil && _layerCount >= BuildWorkers.minimumRowsToSplit && count >= BuildWorkers.minimumListToSplit
+  }
+
+  /// Runs one pass in `splitParts` parts, each claimed by whichever thread is free
+  /// (`BuildWorkers`). Answers the parts' results summed.
   func _runParts(
     _ workers: BuildWorkers, _ kind: BuildWorkers.JobKind, animated: Bool = true, columns: FrameColumns = .all,
     _ part: (Int) -> Range<Int>
   ) -> BuildWorkers.Result {
-    for k in 1..<threads {
+    let parts = splitParts
+    for k in 0..<parts {
       let r = part(k)
-      workers.jobs[k - 1] = .init(
+      workers.jobs[k] = .init(
         kind: kind, part: k, lo: r.lowerBound, hi: r.upperBound, animated: animated, columns: columns)
     }
-    let mine = part(0)
+    workers.run(parts: parts, for: self)
     var total = BuildWorkers.Result()
-    workers.run(for: self) {
-      total = _runJob(
-        .init(kind: kind, part: 0, lo: mine.lowerBound, hi: mine.upperBound, animated: animated, columns: columns))
-    }
-    for k in 0..<(threads - 1) {
+    for k in 0..<parts {
       total.rows += workers.results[k].rows
       total.keysChanged += workers.results[k].keysChanged
     }

@@ -96,7 +96,10 @@ public final class PresentationFrameBuilder {
   var resortCount = 0
   /// Rows whose subtree pass 3 must recompute (one byte each, as above).
   var rowChanged = ColumnBuffer<UInt8>()
-  /// Where pass 1 splits between threads (`threads + 1` model indices from 1 to the layer
+  /// How many parts a split pass has (`BuildWorkers.partsPerThread` for each thread; 1 on one
+  /// thread).
+  var splitParts: Int { threads > 1 ? threads * BuildWorkers.partsPerThread : 1 }
+  /// Where pass 1 splits into parts (`splitParts + 1` model indices from 1 to the layer
   /// count): the top-level subtrees nearest equal shares.
   var modelSplits: [Int] = []
   /// Pass 3 splits at any rows: the rows on the paths from the root to the split rows are
@@ -110,10 +113,13 @@ public final class PresentationFrameBuilder {
   /// `changedRuns()`.
   var partRuns = ColumnBuffer<RowRun>()
   var partRunCount = ColumnBuffer<Int32>()
-  /// A quarter of the rows, at least 64: beyond that many runs in one part, a build reports
-  /// that it recomputed every row (an index gains little from moving that many scattered rows
-  /// one by one). 2 bytes a row for each part, and as many for the frame's list.
-  var runsPerPart: Int { Swift.max(64, (_layerCount + 3) / 4) }
+  /// A quarter of the rows on one thread, half a part's rows when split; at least 64: beyond
+  /// that many runs in one part, a build reports that it recomputed every row (an index gains
+  /// little from moving that many scattered rows one by one). At most 4 bytes a row over all
+  /// parts, and as many for the frame's list.
+  var runsPerPart: Int {
+    Swift.max(64, splitParts == 1 ? (_layerCount + 3) / 4 : (_layerCount / splitParts + 1) / 2)
+  }
 
   /// The semantics' rules as plain values (the struct holds a String: reading it per layer
   /// would retain and release it).
@@ -244,8 +250,7 @@ public final class PresentationFrameBuilder {
   /// build that recomputes a few rows leaves them asleep.
   func _expectsSplit(evaluateAll: Bool) -> Bool {
     guard _workers != nil, _layerCount >= BuildWorkers.minimumRowsToSplit else { return false }
-    return evaluateAll || tracks.count >= BuildWorkers.minimumRowsToSplit
-      || alwaysEvaluated.count >= BuildWorkers.minimumRowsToSplit
+    return evaluateAll || _splitsList(tracks.count) || _splitsList(alwaysEvaluated.count)
       || _lastRowsRecomputed >= BuildWorkers.minimumChangedRowsToSplit
   }
 
@@ -272,9 +277,9 @@ public final class PresentationFrameBuilder {
     rowChanged.reserve(n + 8, filling: 0)
     chainMark.reserve(n, filling: 0)
     chainRows.reserve(n, filling: 0)
-    inheritedEnd = [Int](repeating: 0, count: threads + 1)
+    inheritedEnd = [Int](repeating: 0, count: splitParts + 1)
     modelSplits = _splits(
-      parts: threads,
+      parts: splitParts,
       lengths: scene.childList[Int(scene.childStart[0])..<Int(scene.childStart[1])].map {
         Int(scene.subtreeSize[Int($0)])
       })
