@@ -46,6 +46,23 @@ struct CandidateSearch {
   /// carries its group's in its key).
   @inline(__always) func nothingUpTo(prefixMaxRank: Int32) -> Bool { ordered && prefixMaxRank <= bestRank }
 
+  /// Tests an index entry's group for world point p, from the entry's key: a lean root without
+  /// reading the group's columns (`group` reads them by group, a chain of loads at a million
+  /// layers), any other group through `group`. The same tests in the same order as `group`.
+  @inline(__always)
+  mutating func entry<Counter: WorkCounter>(_ key: WindowEntry, _ p: Point, _ counter: inout Counter) {
+    guard key.leanRoot else { return group(Int(key.group), p, &counter) }
+    // A member-less group's highest rank is its root's (lean roots need a static order).
+    guard key.maxRank > bestRank else { return }
+    let r = Int(key.root)
+    candidates &+= 1
+    counter.evaluated(LayerID(Int32(r)))
+    if _lazy._withUnsafeGuaranteedRef({ $0.leanCandidate(r, p) }) {
+      bestLayer = r
+      bestRank = key.maxRank
+    }
+  }
+
   /// Tests group g for world point p.
   @inline(__always)
   mutating func group<Counter: WorkCounter>(_ g: Int, _ p: Point, _ counter: inout Counter) {

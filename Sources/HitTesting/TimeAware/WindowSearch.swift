@@ -76,7 +76,7 @@ public struct WindowSearch {
       // Proposals in descending group order: no group from here can beat the best found.
       if ordered && search.nothingUpTo(prefixMaxRank: key.prefixMaxRank) { break }
       counter.tested(1)
-      if bound[e].holds(p, at: s) { search.group(Int(key.group), p, &counter) }
+      if bound[e].holds(p, at: s) { search.entry(key, p, &counter) }
     }
     lastOffered = k
     _outside(p, &counter)
@@ -116,7 +116,7 @@ public struct WindowSearch {
     let l = bound[Int(e)]
     if search.nothingUpTo(prefixMaxRank: key.prefixMaxRank) { return false }
     counter.tested(1)
-    if l.holds(p, at: fraction) { search.group(Int(key.group), p, &counter) }
+    if l.holds(p, at: fraction) { search.entry(key, p, &counter) }
     return true
   }
 

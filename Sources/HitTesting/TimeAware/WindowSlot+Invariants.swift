@@ -16,18 +16,23 @@ extension WindowSlot {
 
   /// Checks a built window (with `HITBENCH_INTERNAL_CHECKS`): entries by ascending group, each
   /// entry's bounds within the index's magnitude limit, its key's
-  /// prefix rank its group's; outside groups with bounds beyond the limit, neither indexed nor
+  /// prefix rank, root, highest rank and lean flag its group's; outside groups with bounds beyond the limit, neither indexed nor
   /// repeated; every group that had bounds (`hadBounds`, from `_groupsWithBounds`) placed once,
   /// the others nowhere. O(groups).
-  func _checkInvariants(groups: Int, hadBounds: [Bool], prefixMaxRank: borrowing ColumnBuffer<Int32>) {
+  func _checkInvariants(_ motionGroups: MotionGroups, hadBounds: [Bool]) {
     #if HITBENCH_INTERNAL_CHECKS
       guard InternalChecks.active else { return }
+      let groups = motionGroups.count
       var place = [Int8](repeating: 0, count: Swift.max(groups, 1))
       for i in 0..<entries.count {
         let g = Int(entries[i].group)
         precondition(g >= 1 && g < groups, "\(Index.name): entry \(i) is group \(g) of \(groups)")
         precondition(i == 0 || entries[i - 1].group < entries[i].group, "\(Index.name): entries not by ascending group")
-        precondition(entries[i].prefixMaxRank == prefixMaxRank[g], "\(Index.name): entry \(i)'s prefix rank")
+        let key = entries[i]
+        precondition(
+          key.prefixMaxRank == motionGroups.prefixMaxRank[g] && key.root == motionGroups.root[g]
+            && key.maxRank == motionGroups.maxRank[g] && key.leanRoot == motionGroups.leanRoot[g],
+          "\(Index.name): entry \(i)'s key is not its group's")
         precondition(
           Self._inRange(bound[i].start) && Self._inRange(bound[i].end), "\(Index.name): entry \(i) out of range")
         place[g] += 1

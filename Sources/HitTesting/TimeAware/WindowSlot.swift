@@ -45,20 +45,22 @@ final class WindowSlot<Index: MotionIndex> {
   /// Splits the groups' bounds into the index's entries and the outside list, compacting
   /// `bound` into entry order (entry n is never after its group, so each group's bounds are
   /// read before an entry overwrites them), and rebuilds the index from the compacted bounds
-  /// in place (no copy). `prefixMaxRank` is the groups' (`MotionGroups.prefixMaxRank`), copied
-  /// into each entry's key.
-  func index(groups: Int, prefixMaxRank: borrowing ColumnBuffer<Int32>) {
-    let hadBounds = _groupsWithBounds(groups)
+  /// in place (no copy). Each entry's key copies what a query reads of its group from `groups`
+  /// (`WindowEntry`).
+  func index(_ groups: MotionGroups) {
+    let hadBounds = _groupsWithBounds(groups.count)
     var n = 0
     var out = 0
     let limit = Index.magnitudeLimit
     precondition(limit.isFinite, "\(Index.name): an infinite magnitude limit")
-    for g in 1..<Swift.max(groups, 1) {
+    for g in 1..<Swift.max(groups.count, 1) {
       BuildPause.checkpoint(every: g)
       let l = bound[g]
       if l.start.isEmpty && l.end.isEmpty { continue }
       if Self._inRange(l.start, limit: limit) && Self._inRange(l.end, limit: limit) {
-        entries[n] = WindowEntry(group: Int32(g), prefixMaxRank: prefixMaxRank[g])
+        entries[n] = WindowEntry(
+          group: Int32(g), prefixMaxRank: groups.prefixMaxRank[g], root: groups.root[g], maxRank: groups.maxRank[g],
+          leanRoot: groups.leanRoot[g])
         bound[n] = l
         n += 1
       } else {
@@ -72,7 +74,7 @@ final class WindowSlot<Index: MotionIndex> {
     outsideBound.reserve(out)
     BuildPause.checkpoint()
     bound.withUnsafeBufferPointer { b in index.rebuild(UnsafeBufferPointer(rebasing: b[..<n])) }
-    _checkInvariants(groups: groups, hadBounds: hadBounds, prefixMaxRank: prefixMaxRank)
+    _checkInvariants(groups, hadBounds: hadBounds)
   }
 
   /// Every group's bounds (empty where it has none), scattered back from the entries and the
@@ -100,10 +102,16 @@ final class WindowSlot<Index: MotionIndex> {
   }
 }
 
-/// An index entry's key: its group, and the largest rank of groups up to it (with a static
-/// order, a search over entries in descending order stops at the first whose prefix cannot
-/// beat the best found), side by side so that a query's test of an entry loads both at once.
+/// An index entry's key: its group, the largest rank of groups up to it (with a static order, a
+/// search over entries in descending order stops at the first whose prefix cannot beat the best
+/// found), and what a query reads of the group before its candidates (`MotionGroups`: its root,
+/// its highest rank, whether the root is decided lean), side by side so that a query's test of
+/// an entry loads them at once rather than chaining a load by group for each at a million
+/// layers. 20 bytes.
 struct WindowEntry: BitwiseCopyable {
   var group: Int32
   var prefixMaxRank: Int32
+  var root: Int32
+  var maxRank: Int32
+  var leanRoot: Bool
 }
