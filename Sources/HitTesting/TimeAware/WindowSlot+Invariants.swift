@@ -15,10 +15,10 @@ extension WindowSlot {
   }
 
   /// Checks a built window (with `HITBENCH_INTERNAL_CHECKS`): entries by ascending group, each
-  /// entry's bounds within the index's magnitude limit, its key's
-  /// prefix rank, root, highest rank and lean flag its group's; outside groups with bounds beyond the limit, neither indexed nor
-  /// repeated; every group that had bounds (`hadBounds`, from `_groupsWithBounds`) placed once,
-  /// the others nowhere. O(groups).
+  /// entry's bounds within the index's magnitude limit, its key's prefix rank, root, highest
+  /// rank and lean flag its group's; outside groups with bounds beyond the limit, neither
+  /// indexed nor repeated; every group that had bounds (`hadBounds`, from `_groupsWithBounds`)
+  /// placed once, the others nowhere. O(groups).
   func _checkInvariants(_ motionGroups: MotionGroups, hadBounds: [Bool]) {
     #if HITBENCH_INTERNAL_CHECKS
       guard InternalChecks.active else { return }

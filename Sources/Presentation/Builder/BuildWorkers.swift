@@ -45,8 +45,10 @@ final class BuildWorkers: @unchecked Sendable {
   static let minimumChangedRowsToSplit = 512
   /// How many parts a split pass has for each thread: enough that a thread that starts late
   /// still finds some, few enough that the chains composed before a split pass 3 (one per part)
-  /// stay short.
-  static let partsPerThread = Swift.max(1, BuildTuning.integer("HITBENCH_BUILD_PARTS_PER_THREAD", default: 4))
+  /// stay short. (The research setting is clamped to 1-256: with the 64 threads `--threads`
+  /// allows, a pass's parts fit the claims word's 16 bits.)
+  static let partsPerThread = Swift.min(
+    Swift.max(1, BuildTuning.integer("HITBENCH_BUILD_PARTS_PER_THREAD", default: 4)), 256)
   /// How long a waiting thread spins before it parks when no build runs.
   static let spinNanoseconds = UInt64(BuildTuning.integer("HITBENCH_BUILD_SPIN_US", default: 20)) * 1000
   /// How long it spins at most while a build runs.
@@ -128,6 +130,8 @@ final class BuildWorkers: @unchecked Sendable {
     )
     self.count = count
     capacity = (count + 1) * Self.partsPerThread
+    // A pass's part count and next part are 16 bits each in the claims word.
+    precondition(capacity <= 0xffff, "\(count + 1) threads of \(Self.partsPerThread) parts: at most 65,535 parts")
     jobs = .allocate(capacity: capacity)
     jobs.initialize(repeating: Job(), count: capacity)
     results = .allocate(capacity: capacity)
@@ -316,7 +320,7 @@ final class BuildWorkers: @unchecked Sendable {
         ran = true
         // A claimed part keeps its pass posted (the caller waits for it), so the builder and
         // the job stay as published.
-        if let b = builder { results[k] = b._runJob(jobs[k]) } else { results[k] = Result() }
+        results[k] = builder!._runJob(jobs[k])
         if finishedParts.add(1, ordering: .releasing).newValue == parts {
           pthread_mutex_lock(mutex)
           if callerParked { pthread_cond_signal(finished) }
