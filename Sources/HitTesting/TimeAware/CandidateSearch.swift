@@ -52,14 +52,20 @@ struct CandidateSearch {
   @inline(__always)
   mutating func entry<Counter: WorkCounter>(_ key: WindowEntry, _ p: Point, _ counter: inout Counter) {
     guard key.leanRoot else { return group(Int(key.group), p, &counter) }
-    // A member-less group's highest rank is its root's (lean roots need a static order).
-    guard key.maxRank > bestRank else { return }
-    let r = Int(key.root)
+    // A member-less group's highest rank is its root's.
+    _leanRoot(Int(key.root), rank: key.maxRank, p, &counter)
+  }
+
+  /// A lean root r of rank `rank` as a candidate for world point p (`LazyPresentation.leanCandidate`;
+  /// lean roots need a static order, so the rank decides against the best found).
+  @inline(__always)
+  mutating func _leanRoot<Counter: WorkCounter>(_ r: Int, rank: Int32, _ p: Point, _ counter: inout Counter) {
+    guard rank > bestRank else { return }
     candidates &+= 1
     counter.evaluated(LayerID(Int32(r)))
     if _lazy._withUnsafeGuaranteedRef({ $0.leanCandidate(r, p) }) {
       bestLayer = r
-      bestRank = key.maxRank
+      bestRank = rank
     }
   }
 
@@ -75,11 +81,7 @@ struct CandidateSearch {
       let r = Int(view.root[g])
       if view.leanRoot[g] {
         // A member-less group under a pinned parent: one lean evaluation a frame.
-        if !ordered || view.rank[r] > bestRank {
-          candidates &+= 1
-          counter.evaluated(LayerID(Int32(r)))
-          if _lazy._withUnsafeGuaranteedRef({ $0.leanCandidate(r, p) }) { _take(r) }
-        }
+        _leanRoot(r, rank: view.rank[r], p, &counter)
         return
       }
       _lazy._withUnsafeGuaranteedRef { $0.ensure(r) }
