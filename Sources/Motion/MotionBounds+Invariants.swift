@@ -24,11 +24,11 @@ extension MotionBounds {
       for m in 0..<n {
         let p = Int(scene.parent[m])
         precondition(
-          moves[m] == (scene.bits[m].contains(.animated) || (p >= 0 && moves[p])),
+          moves[m] == (scene.animatesHitTesting(m, under: semantics) || (p >= 0 && moves[p])),
           "motion bounds: layer \(m) \(moves[m] ? "moves" : "is fixed") against its animations")
         if piecewiseLinear[m] {
           precondition(
-            p >= 0 && !moves[p] && scene.bits[m].contains(.animated),
+            p >= 0 && !moves[p] && scene.animatesHitTesting(m, under: semantics),
             "motion bounds: layer \(m) piecewise linear without being animated under a fixed parent")
         }
         precondition(computed[m] <= _windowStamp, "motion bounds: layer \(m) computed for a later window")

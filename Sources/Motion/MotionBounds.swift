@@ -27,7 +27,8 @@ public final class MotionBounds {
   public let semantics: HitTestSemantics
   let lazy: LazyPresentation
 
-  /// Per layer: the layer or an ancestor has animations (its box can change with time).
+  /// Per layer: the layer or an ancestor has animations that can change an answer
+  /// (`CompiledScene.animatesHitTesting`: not a fade under `calayer`), so its box can change.
   var moves = ColumnBuffer<Bool>()
   /// Boxes of the layers that never move (computed once per scene change).
   var fixedBox = ColumnBuffer<Box>()
@@ -145,7 +146,7 @@ public final class MotionBounds {
     for m in 0..<n {
       let p = Int(scene.parent[m])
       unclipped[m] = !_clips(m) && (p < 0 || unclipped[p])
-      moves[m] = scene.bits[m].contains(.animated) || (p >= 0 && moves[p])
+      moves[m] = scene.animatesHitTesting(m, under: semantics) || (p >= 0 && moves[p])
       if !moves[m] {
         if sharesLazy {
           precondition(
@@ -161,7 +162,7 @@ public final class MotionBounds {
     breakTimes.reserve(Self.maximumBreakpoints, filling: 0)
     breakProgress.reserve(Self.maximumBreakpoints, filling: 0)
     knots.reserve(Self.maximumBreakpoints, filling: .zero)
-    for m in 1..<Swift.max(n, 1) where scene.bits[m].contains(.animated) {
+    for m in 1..<Swift.max(n, 1) where scene.animatesHitTesting(m, under: semantics) {
       let p = Int(scene.parent[m])
       let b = scene.bits[m]
       let pb = scene.bits[p]

@@ -82,16 +82,17 @@ final class MotionGroups {
     return true
   }
 
-  /// Whether layer m's own level can change with time: it is animated, or its parent is and
-  /// carries a sublayerTransform context into it (applied about the parent's anchor, so the
-  /// parent's animated bounds or anchor move it too).
+  /// Whether layer m's own level can change with time: it is animated (in what the semantics
+  /// read: a fade under `calayer` moves nothing), or its parent is and carries a
+  /// sublayerTransform context into it (applied about the parent's anchor, so the parent's
+  /// animated bounds or anchor move it too).
   func _moves(_ m: Int) -> Bool {
-    let b = scene.bits[m]
-    if b.contains(.animated) { return true }
+    if scene.animatesHitTesting(m, under: semantics) { return true }
     let p = Int(scene.parent[m])
     guard p >= 0 else { return false }
     let pb = scene.bits[p]
-    return pb.contains(.animated) && (pb.contains(.generalAnimations) || pb.contains(.hasSublayerTransform))
+    return scene.animatesHitTesting(p, under: semantics)
+      && (pb.contains(.generalAnimations) || pb.contains(.hasSublayerTransform))
   }
 
   func _build() {

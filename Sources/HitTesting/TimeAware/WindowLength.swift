@@ -4,8 +4,8 @@ import Glibc
 /// hold more candidates (bounds grow with the window, so queries test more), shorter ones are
 /// built more often. After each window it compares what the window costs the queries per frame
 /// (their measured time, in the share of candidates beyond one a query: the ones a tighter
-/// bound would not propose; at least 60 ns a candidate and 2 ns an index entry scanned) with
-/// the builds' per frame (a build on the builder's thread, which runs beside the frames,
+/// bound would not propose; at least 60 ns a candidate beyond one a query and 2 ns an index
+/// entry scanned) with the builds' per frame (a build on the builder's thread, which runs beside the frames,
 /// counted by `WindowCost`: by the wall time, at a tenth of its time, the second core as
 /// nearly free; by the CPU, in full; plus all of what it took beyond the wall time of the
 /// window's frames: that much the frame crossing into the next window waited). Built in the
@@ -90,12 +90,27 @@ struct WindowLength {
   /// same length vary by a fifth from one window to the next on a shared host, and a window
   /// longer than the last is built beside a shorter one (docs/optimisation-log.md, entry 56).
   static let readyMargin = 1.5
-  /// The growth the balance's measurement is clamped to at most (a box swept over a longer
-  /// window grows in two directions).
-  static let steepestGrowth = 2.0
-  /// The queries' cost per frame against the window length, as a power (`_last`: the last
-  /// window's length and cost).
+  /// The growth the balance's measurement is clamped to at most. The candidates beyond one a
+  /// query can grow faster than the area the boxes sweep (a million particles: 0.8, 1.9, 6 and
+  /// 14 at 88, 150, 250 and 350 ms windows, about the 2.5th power).
+  static let steepestGrowth = 3.0
+  /// The growth the readiness floor's cap assumes of the queries' wall time, whatever was
+  /// measured (a box swept over a longer window grows in two directions): the cap is a bound,
+  /// and the growth of a length not yet run is a guess.
+  static let cappedGrowth = 2.0
+  /// The queries' cost per frame against the window length, as a power: the least-squares
+  /// slope of the logarithm of their cost against the logarithm of the length over the changes
+  /// between successive windows (`_growthFit`: sums of squares and products, each window's
+  /// weighing `growthMemory` times the next's), starting from a growth of 1 that weighs as one
+  /// change of the length by 14% (`growthPriorWeight`). A change weighs as its square, so a
+  /// length that moves by a few percent, whose costs' noise would swing a ratio of two windows,
+  /// moves the fit little; and one that never moves by a fifth is still measured (a
+  /// threshold of a fifth left a cubic growth unmeasured, at 14% above its least:
+  /// `WindowLengthTests`; docs/optimisation-log.md, entry 61).
   var growth = 1.0
+  var _growthFit = (squares: 0.0, products: 0.0)
+  static let growthMemory = 0.9
+  static let growthPriorWeight = 0.02
   var _last: (seconds: Double, queries: Double)?
   /// The queries' measured wall time over this window's frames, and how many queries.
   var queryNanoseconds: UInt64 = 0
@@ -162,7 +177,12 @@ struct WindowLength {
     let waited = buildsInBackground && lastBuild > wallNanoseconds ? Double(lastBuild - wallNanoseconds) : 0
     let weight = buildsInBackground && !byCPU ? Self.backgroundWeight : 1
     let build = (weight * Double(lastBuild) + waited) / Double(frames)
-    let estimated = Double(candidates) * Self.nanosecondsPerCandidate + Double(scanned) * Self.nanosecondsPerEntry
+    // The floor counts the candidates beyond one a query too: a query whose point is on a layer
+    // tests that layer however tight the bounds, so those candidates cost the same at any
+    // length, and counted as growing with it they held a still screen's windows at 50 ms
+    // (docs/optimisation-log.md, entry 61).
+    let beyondOne = Swift.max(candidates - queries, 0)
+    let estimated = Double(beyondOne) * Self.nanosecondsPerCandidate + Double(scanned) * Self.nanosecondsPerEntry
     let perQuery = queries > 0 ? Double(candidates) / Double(queries) : 0
     let excess = perQuery > 1 ? (perQuery - 1) / perQuery : 0
     // The queries read bounds over the ended window's span; the next window's reach its
@@ -193,11 +213,14 @@ struct WindowLength {
       }
     }
     if buildsInBackground {
-      // How the queries' cost grew with the length, from this window against the last one of
-      // a different length (1, as if linear, until measured).
-      if let last = _last, last.queries > 0, queries > 0, Swift.abs(Glibc.log(measured / last.seconds)) > 0.2 {
-        growth = Swift.min(
-          Swift.max(Glibc.log(queries / last.queries) / Glibc.log(measured / last.seconds), 0), Self.steepestGrowth)
+      // How the queries' cost grows with the length: the fit over the windows' changes.
+      if let last = _last, last.queries > 0, queries > 0 {
+        let dx = Glibc.log(measured / last.seconds)
+        let dy = Glibc.log(queries / last.queries)
+        _growthFit.squares = Self.growthMemory * _growthFit.squares + dx * dx
+        _growthFit.products = Self.growthMemory * _growthFit.products + dx * dy
+        let slope = (_growthFit.products + Self.growthPriorWeight) / (_growthFit.squares + Self.growthPriorWeight)
+        growth = Swift.min(Swift.max(slope, 0), Self.steepestGrowth)
       }
       _last = (measured, queries)
       // Long enough for the builder to finish the next window `readyMargin` times over in the
@@ -210,15 +233,13 @@ struct WindowLength {
       // (docs/optimisation-log.md, entries 55 and 56).
       let ready = Self.readyMargin * buildClock
       if ready > seconds {
-        // The steepest growth the balance allows, whatever was measured: the cap is a bound,
-        // and the growth of a length not yet run is a guess (particles' candidates beyond one
-        // grow as the length squared: 0.8, 1.9, 6 and 14 at 88, 150, 250 and 350 ms windows).
+        // The queries' wall time grown by `cappedGrowth`, whatever was measured.
         let queryWall = Double(queryNanoseconds) / Double(frames) * spanShare
         // The clock a frame advanced (frames past a hand-over run into the overlap).
         let interval = (clockSeconds > 0 ? clockSeconds : measured) / Double(frames) * 1e9
         let cap =
           queryWall > 0
-          ? measured * Glibc.pow(interval / queryWall, 1 / Self.steepestGrowth) : Self.maximum
+          ? measured * Glibc.pow(interval / queryWall, 1 / Self.cappedGrowth) : Self.maximum
         seconds = Swift.max(seconds, Swift.min(ready, cap))
       }
     }

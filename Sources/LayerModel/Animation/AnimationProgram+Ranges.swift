@@ -459,3 +459,17 @@ extension FrozenAnimationProgram {
     return out
   }
 }
+
+extension FrozenAnimationProgram {
+  /// Whether records `range` drive opacity and nothing else (a group's own record drives
+  /// nothing; a record of no kind, nothing): such animations change no box, no order and no
+  /// hidden flag, so under semantics that never consult opacity they change no answer.
+  package func drivesOnlyOpacity(_ range: Range<Int32>) -> Bool {
+    for k in Int(range.lowerBound)..<Int(range.upperBound) {
+      let r = records[k]
+      if r.kind == .group || r.kind == .none { continue }
+      if r.keyPath != .opacity { return false }
+    }
+    return true
+  }
+}

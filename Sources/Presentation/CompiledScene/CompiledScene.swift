@@ -459,6 +459,15 @@ public final class CompiledScene: LayerTreeObserver {
     return timings[Int(timingSlot[node])].layerLocalTime(fromParent: parentTime)
   }
 
+  /// Whether layer m's animations can change an answer under `semantics`: it has any, and
+  /// they drive more than opacity, or opacity is consulted (`alphaThreshold`, UIView). Under
+  /// `calayer` a fade moves no box, changes no order and hides nothing (docs/semantics.md), so
+  /// the time-aware strategies index such a layer as still (docs/time-aware.md).
+  package func animatesHitTesting(_ m: Int, under semantics: HitTestSemantics) -> Bool {
+    guard bits[m].contains(.animated) else { return false }
+    return semantics.alphaThreshold != nil || !animations.drivesOnlyOpacity(animationStart[m]..<animationEnd[m])
+  }
+
   /// Layer m's presentation state at its local time `t`: its model properties with its
   /// animations applied (the class path's `presentationState(atLocalTime:)`, from the columns).
   public func presentationState(_ m: Int, localTime t: Double) -> LayerState {
