@@ -33,6 +33,31 @@ public enum Clocks {
     while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
   }
 
+  /// What reading the thread CPU clock adds to a span it measures (`TimedFrames`: a frame's
+  /// CPU is the reading around it minus this): the median, over `samples` empty spans read as a
+  /// frame's are (the other threads' clocks read first, then the span's own two readings with
+  /// four monotonic ones inside), of the thread CPU time between its readings. With
+  /// `afterSleep`, each span follows a 2 ms sleep, as a paced frame follows its wait: the
+  /// system call's path is then cold (about 0.8 us on the shared host against 0.5 us back to
+  /// back: docs/optimisation-log.md, entry 62). Takes `samples` x 2 ms with the sleep.
+  public static func threadCPUReadCost(afterSleep: Bool, samples: Int = 31) -> UInt64 {
+    var spans: [UInt64] = []
+    spans.reserveCapacity(samples)
+    var sink: UInt64 = 0
+    for _ in 0..<Swift.max(samples, 1) {
+      if afterSleep { sleep(untilMonotonic: monotonicNanoseconds() &+ 2_000_000) }
+      sink &+= processCPUNanoseconds() &+ threadCPUNanoseconds()
+      let a = threadCPUNanoseconds()
+      for _ in 0..<4 { sink &+= monotonicNanoseconds() }
+      let b = threadCPUNanoseconds()
+      spans.append(b > a ? b &- a : 0)
+    }
+    // The readings feed nothing; keep the optimiser from dropping them.
+    if sink == 1 { spans.append(0) }
+    spans.sort()
+    return spans[spans.count / 2]
+  }
+
   /// CPU nanoseconds spent by every thread of this process so far.
   @inlinable public static func processCPUNanoseconds() -> UInt64 {
     var ts = timespec()

@@ -74,6 +74,9 @@ public struct FrameLoop {
   /// work a strategy leaves to another thread then gets the idle time a real frame leaves it.
   /// false: back to back, as fast as they go.
   public var realTime = true
+  /// What reading the thread CPU clock adds to a frame's CPU time, taken off each frame's
+  /// (`Clocks.threadCPUReadCost`: the harness's readings are not the strategy's work; 0: none).
+  public var cpuClockCostNs: UInt64 = 0
   /// Nanoseconds every frame's queries busy-wait after answering (a planted slowdown,
   /// `RunConfiguration.injectedQueryDelay`; 0: none).
   public var queryDelayNs: UInt64 = 0

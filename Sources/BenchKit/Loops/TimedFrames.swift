@@ -150,7 +150,8 @@ public enum TimedFrames {
         if loop.queryDelayNs > 0 { _busyWait(loop.queryDelayNs) }
         timing.queriesNs = Clocks.monotonicNanoseconds() &- t0
         if Trace.isOn { _trace(f, measured: f >= loop.warmup, queriesStart: t0, timing, queries: q) }
-        timing.cpuThreadNs = Clocks.threadCPUNanoseconds() &- cpu0
+        let cpuSpan = Clocks.threadCPUNanoseconds() &- cpu0
+        timing.cpuThreadNs = cpuSpan > loop.cpuClockCostNs ? cpuSpan &- loop.cpuClockCostNs : 0
         timing.cpuNs = timing.cpuThreadNs
         timing.counters = strategy.counters
         if f >= loop.warmup { state.windowSeconds += timing.counters.windowSeconds }

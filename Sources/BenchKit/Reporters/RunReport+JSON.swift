@@ -39,6 +39,7 @@ extension RunReport {
       ("windowsHeld", .number(m.windowsHeld)), ("windowsWanted", .number(m.windowsWanted)),
       ("lateFrames", .number(Double(m.lateFrames))), ("waitedFrames", .number(Double(m.waitedFrames))),
       ("windowCost", .string(m.windowCost)), ("windowOverlap", .number(m.windowOverlap)),
+      ("cpuClockCostNs", .number(m.cpuClockCostNs)),
       ("comparable", .bool(!m.holdsTooFewWindows)), ("windowPinned", .bool(m.windowPinned)),
       ("allocationsPerFrame", .number(m.allocationsPerFrame)),
       ("bytesAllocatedPerFrame", .number(m.bytesAllocatedPerFrame)),

@@ -80,6 +80,9 @@ public struct Measurement: Sendable {
   /// The whole windows the run asked a windowed strategy to hold (`RunConfiguration.windowsAtLeast`;
   /// 0: none asked, and one is the least a result needs).
   public var windowsWanted = 0.0
+  /// What reading the thread CPU clock added to each frame's CPU span, taken off it
+  /// (`FrameLoop.cpuClockCostNs`), in nanoseconds.
+  public var cpuClockCostNs = 0.0
   /// What a window length chosen by cost minimised (`RunConfiguration.windowCost`).
   public var windowCost = WindowCost.wall.rawValue
   /// How far past its hand-over a window's bounds reached (`RunConfiguration.windowOverlap`).

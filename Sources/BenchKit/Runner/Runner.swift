@@ -1,5 +1,6 @@
 import Allocations
 import CCallgrind
+import Clocks
 import FileIO
 import HitTesting
 import JSON
@@ -167,6 +168,7 @@ public enum Runner {
       loop.options = StrategyOptions(
         windowSeconds: c.windowSeconds, windowCost: c.windowCost, windowOverlap: c.windowOverlap)
       loop.realTime = c.pacing == .realTime
+      loop.cpuClockCostNs = Clocks.threadCPUReadCost(afterSleep: loop.realTime)
       loop.countedPhase = c.countedPhase
       let floors = Floors.measure(loop: loop, warmup: c.warmup)
       // Every repetition runs every strategy afresh (its warm-up again) into the same records;
@@ -185,6 +187,7 @@ public enum Runner {
         }
         var m = recorder.measurement(
           c, kind: t.kind, queries: q, layers: scene.count, outcome: outcome, floors: floors)
+        m.cpuClockCostNs = Double(loop.cpuClockCostNs)
         m.memory = MemoryBreakdown(
           modelBytes: modelBytes, compiledSceneBytes: sceneBytes, frameBytes: frameBytes,
           strategyBytes: outcome.strategyBytes)
