@@ -122,20 +122,32 @@ final class WindowBounds {
     var all = Box.nothing
     for b in s { all = all.union(b) }
     guard !all.isEmpty else { return .nothing }
-    let lowX = _edge(s, all, \.minX, lower: true)
-    let lowY = _edge(s, all, \.minY, lower: true)
-    let highX = _edge(s, all, \.maxX, lower: false)
-    let highY = _edge(s, all, \.maxY, lower: false)
+    let lowX = _edge(s, all, 0, lower: true)
+    let lowY = _edge(s, all, 1, lower: true)
+    let highX = _edge(s, all, 2, lower: false)
+    let highY = _edge(s, all, 3, lower: false)
     return LinearBox(
       start: Box(minX: lowX.0, minY: lowY.0, maxX: highX.0, maxY: highY.0),
       end: Box(minX: lowX.1, minY: lowY.1, maxX: highX.1, maxY: highY.1))
   }
 
-  static func _edge(_ s: UnsafeBufferPointer<Box>, _ all: Box, _ edge: KeyPath<Box, Double>, lower: Bool) -> (
+  /// Box b's edge `e`: 0 minX, 1 minY, 2 maxX, 3 maxY. (A key path here was read through the
+  /// runtime, with generic metadata look-ups: a tenth of `linear-bvh`'s window build on the idle
+  /// screen, docs/optimisation-log.md entry 63.)
+  @inline(__always) static func _edgeValue(_ b: Box, _ e: Int) -> Double {
+    switch e {
+    case 0: b.minX
+    case 1: b.minY
+    case 2: b.maxX
+    default: b.maxY
+    }
+  }
+
+  @inline(__always) static func _edge(_ s: UnsafeBufferPointer<Box>, _ all: Box, _ edge: Int, lower: Bool) -> (
     Double, Double
   ) {
     let n = s.count
-    @inline(__always) func v(_ j: Int) -> Double { s[j].isEmpty ? all[keyPath: edge] : s[j][keyPath: edge] }
+    @inline(__always) func v(_ j: Int) -> Double { _edgeValue(s[j].isEmpty ? all : s[j], edge) }
     let infinite = lower ? (-Double.infinity, -Double.infinity) : (Double.infinity, Double.infinity)
     let a = v(0)
     let b = v(n - 1)
