@@ -41,7 +41,7 @@ public struct Interval: Hashable, Sendable {
   @inlinable public static func - (a: Interval, b: Interval) -> Interval { Interval(a.lo - b.hi, a.hi - b.lo) }
   @inlinable public static prefix func - (a: Interval) -> Interval { Interval(-a.hi, -a.lo) }
 
-  @inlinable public static func * (a: Interval, b: Interval) -> Interval {
+  @inlinable @inline(__always) public static func * (a: Interval, b: Interval) -> Interval {
     let p = a.lo * b.lo
     let q = a.lo * b.hi
     let r = a.hi * b.lo
