@@ -44,21 +44,32 @@ import Testing
   }
 
   /// The lengths chosen after each of `windows` windows, each measured over the window that
-  /// ran (posted one decision earlier, as `_WindowedState` posts the next window ahead).
-  static func lengths(_ cost: WindowCost, build: Double, growth g: Double, windows: Int = 60) -> [Double] {
+  /// ran (posted one decision earlier, as `_WindowedState` posts the next window ahead): a
+  /// window of length L tests `perQuery(L)` candidates a query, its queries take `queryWall(L)`
+  /// ns a frame (nil: 60 ns a candidate), and the build beside it `build()` ns.
+  static func drive(
+    _ cost: WindowCost, windows: Int, perQuery: (Double) -> Double, queryWall: ((Double) -> Double)? = nil,
+    build: () -> Double
+  ) -> [Double] {
     var length = WindowLength(pinned: nil, cost: cost)
     var running = length.seconds
     var wall: UInt64 = 1_000_000
     var clock = 0.0
     var out: [Double] = []
     for _ in 0..<windows {
-      runFrames(&length, running, wall: &wall, clock: &clock, perQuery: 1 + 0.5 * pow(running / 0.05, g))
+      runFrames(
+        &length, running, wall: &wall, clock: &clock, perQuery: perQuery(running), queryWall: queryWall?(running))
       let posted = length.seconds
-      length.windowEnded(lastBuild: UInt64(build), endedSeconds: running)
+      length.windowEnded(lastBuild: UInt64(build()), endedSeconds: running)
       running = posted
       out.append(length.seconds)
     }
     return out
+  }
+
+  /// `drive` under the model: 1 + 0.5 (L / 50 ms)^g candidates a query, a build of `build` ns.
+  static func lengths(_ cost: WindowCost, build: Double, growth g: Double, windows: Int = 60) -> [Double] {
+    drive(cost, windows: windows, perQuery: { 1 + 0.5 * pow($0 / 0.05, g) }, build: { build })
   }
 
   @Test(arguments: [(2e6, 1.0), (2e6, 2.0), (8e6, 1.5), (5e5, 1.0)])
@@ -108,21 +119,11 @@ import Testing
           let u = Swift.max(rng.uniform(0, 1), 1e-12)
           return exp(0.15 * (-2 * log(u)).squareRoot() * cos(2 * .pi * rng.uniform(0, 1)))
         }
-        var length = WindowLength(pinned: nil, cost: cost)
-        var running = length.seconds
-        var wall: UInt64 = 1_000_000
-        var clock = 0.0
-        var costs: [Double] = []
-        for _ in 0..<80 {
-          let perQuery = 1 + 0.5 * pow(running / 0.05, g)
-          Self.runFrames(
-            &length, running, wall: &wall, clock: &clock, perQuery: perQuery,
-            queryWall: Self.queries * perQuery * 60 * noise())
-          let posted = length.seconds
-          length.windowEnded(lastBuild: UInt64(build * noise()), endedSeconds: running)
-          running = posted
-          costs.append(Self.cpuPerFrame(length.seconds, build: build, growth: g, buildWeight: weight))
-        }
+        let perQuery = { (l: Double) in 1 + 0.5 * pow(l / 0.05, g) }
+        let chosen = Self.drive(
+          cost, windows: 80, perQuery: perQuery, queryWall: { Self.queries * perQuery($0) * 60 * noise() },
+          build: { build * noise() })
+        let costs = chosen.map { Self.cpuPerFrame($0, build: build, growth: g, buildWeight: weight) }
         let settled = costs.suffix(30).reduce(0, +) / 30
         let least = Self.least(build: build, growth: g, buildWeight: weight)
         #expect(
@@ -138,18 +139,7 @@ import Testing
   /// candidate counted as growing with the length, the wall count held them near 50 ms.
   @Test(arguments: [WindowCost.wall, .cpu])
   func queriesThatDoNotGrowLetTheWindowsLengthen(cost: WindowCost) {
-    var length = WindowLength(pinned: nil, cost: cost)
-    var running = length.seconds
-    var wall: UInt64 = 1_000_000
-    var clock = 0.0
-    var chosen: [Double] = []
-    for _ in 0..<20 {
-      Self.runFrames(&length, running, wall: &wall, clock: &clock, perQuery: 0.85)
-      let posted = length.seconds
-      length.windowEnded(lastBuild: 200_000, endedSeconds: running)
-      running = posted
-      chosen.append(length.seconds)
-    }
+    let chosen = Self.drive(cost, windows: 20, perQuery: { _ in 0.85 }, build: { 200_000 })
     #expect(chosen.suffix(5).allSatisfy { $0 == WindowLength.maximum }, "\(cost): \(chosen)")
   }
 
