@@ -157,6 +157,9 @@ public enum Runner {
     // Room for the longest run (`windowsAtLeast`); every strategy runs the first
     // `warmup + frames` of them, a time-aware one more until it holds the windows asked for.
     let ts = times(c, measured: c.longestFrames)
+    // What reading the thread CPU clock adds to a frame's span, under this run's pacing: the
+    // same for every query count.
+    let cpuClockCost = Clocks.threadCPUReadCost(afterSleep: c.pacing == .realTime)
     var out: [Measurement] = []
     for q in c.queries {
       let pts = points(c, area: area, builder: builder, queries: q, times: ts)
@@ -168,7 +171,7 @@ public enum Runner {
       loop.options = StrategyOptions(
         windowSeconds: c.windowSeconds, windowCost: c.windowCost, windowOverlap: c.windowOverlap)
       loop.realTime = c.pacing == .realTime
-      loop.cpuClockCostNs = Clocks.threadCPUReadCost(afterSleep: loop.realTime)
+      loop.cpuClockCostNs = cpuClockCost
       loop.countedPhase = c.countedPhase
       let floors = Floors.measure(loop: loop, warmup: c.warmup)
       // Every repetition runs every strategy afresh (its warm-up again) into the same records;

@@ -5,9 +5,9 @@ import Glibc
 /// built more often. After each window it compares what the window costs the queries per frame
 /// (their measured time, in the share of candidates beyond one a query: the ones a tighter
 /// bound would not propose; at least 60 ns a candidate beyond one a query and 2 ns an index
-/// entry scanned) with the builds' per frame (a build on the builder's thread, which runs beside the frames,
-/// counted by `WindowCost`: by the wall time, at a tenth of its time, the second core as
-/// nearly free; by the CPU, in full; plus all of what it took beyond the wall time of the
+/// entry scanned) with the builds' per frame (a build on the builder's thread, which runs
+/// beside the frames, counted by `WindowCost`: by the wall time, at a tenth of its time, the
+/// second core as nearly free; by the CPU, in full; plus all of what it took beyond the wall time of the
 /// window's frames: that much the frame crossing into the next window waited). Built in the
 /// background (by the wall time or the CPU alike), from the ended window's own length it moves
 /// half way (geometrically, at most 2x a step) towards the length where the builds' cost per
@@ -111,7 +111,7 @@ struct WindowLength {
   var _growthFit = (squares: 0.0, products: 0.0)
   static let growthMemory = 0.9
   static let growthPriorWeight = 0.02
-  var _last: (seconds: Double, queries: Double)?
+  var _last: (seconds: Double, queryCost: Double)?
   /// The queries' measured wall time over this window's frames, and how many queries.
   var queryNanoseconds: UInt64 = 0
   var queries = 0
@@ -183,22 +183,23 @@ struct WindowLength {
     // (docs/optimisation-log.md, entry 61).
     let beyondOne = Swift.max(candidates - queries, 0)
     let estimated = Double(beyondOne) * Self.nanosecondsPerCandidate + Double(scanned) * Self.nanosecondsPerEntry
-    let perQuery = queries > 0 ? Double(candidates) / Double(queries) : 0
-    let excess = perQuery > 1 ? (perQuery - 1) / perQuery : 0
+    // Their share of all candidates: the share of the measured time they took.
+    let excess = beyondOne > 0 ? Double(beyondOne) / Double(candidates) : 0
     // The queries read bounds over the ended window's span; the next window's reach its
     // length and the overlap asked for: a window whose overlap was raised is read as one of
     // the span the next will have (in proportion: queries' costs grow at least so with it).
     let span = buildsInBackground ? endedSpan.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } : nil
     let spanShare = span.map { Swift.min(measured * (1 + overlap) / $0, 1) } ?? 1
-    let queries = Swift.max(estimated, Double(queryNanoseconds) * excess) / Double(frames) * spanShare
+    // What the queries cost a frame that a longer window adds to (ns).
+    let queryCost = Swift.max(estimated, Double(queryNanoseconds) * excess) / Double(frames) * spanShare
     if buildsInBackground {
       // The build's share per frame falls as 1 / length and the queries' grows as length^g: the
       // sum is least where the build's share is g times the queries', at
-      // measured x (build / (g x queries))^(1 / (1 + g)). Half the way there a window (the
+      // measured x (build / (g x queryCost))^(1 / (1 + g)). Half the way there a window (the
       // geometric mean with the length in force), at most 2x a step: a decision acts a window
       // late, and a full step on a noisy measurement swings (entry 39).
       let g = Swift.max(growth, Self.leastGrowth)
-      let ratio = build / Swift.max(g * queries, 1)
+      let ratio = build / Swift.max(g * queryCost, 1)
       if ratio > 1.25 || ratio < 0.8 {
         let optimum = measured * Swift.min(Swift.max(Glibc.pow(ratio, 1 / (1 + g)), 1.0 / 8), 8)
         seconds = Swift.min(Swift.max((seconds * optimum).squareRoot(), seconds / 2), seconds * 2)
@@ -206,23 +207,23 @@ struct WindowLength {
     } else {
       // Built in the frames (`stagger-grid`), each frame's share measured on it: the build's
       // share per frame falls as 1 / length, candidates grow with it, and the balance is near
-      // length x sqrt(build / queries).
-      let ratio = build / Swift.max(queries, 1)
+      // length x sqrt(build / queryCost).
+      let ratio = build / Swift.max(queryCost, 1)
       if ratio > 2 || ratio < 0.5 {
         seconds *= Swift.min(Swift.max(ratio.squareRoot(), 1.0 / 8), 8)
       }
     }
     if buildsInBackground {
       // How the queries' cost grows with the length: the fit over the windows' changes.
-      if let last = _last, last.queries > 0, queries > 0 {
+      if let last = _last, last.queryCost > 0, queryCost > 0 {
         let dx = Glibc.log(measured / last.seconds)
-        let dy = Glibc.log(queries / last.queries)
+        let dy = Glibc.log(queryCost / last.queryCost)
         _growthFit.squares = Self.growthMemory * _growthFit.squares + dx * dx
         _growthFit.products = Self.growthMemory * _growthFit.products + dx * dy
         let slope = (_growthFit.products + Self.growthPriorWeight) / (_growthFit.squares + Self.growthPriorWeight)
         growth = Swift.min(Swift.max(slope, 0), Self.steepestGrowth)
       }
-      _last = (measured, queries)
+      _last = (measured, queryCost)
       // Long enough for the builder to finish the next window `readyMargin` times over in the
       // wall time this one's frames take (at their pace): a build that does not fit its
       // window's wall time makes a frame wait for it, and a wait lands whole on one frame, in

@@ -8,36 +8,29 @@ extension FrozenAnimationProgram {
     let end = Int(range.upperBound)
     while k < end && s.bounded {
       let r = records[k]
-      // An animation applied at every time of the window hides what was under it: it widens
-      // the state in place (no copy of it, 300 bytes: a tenth of a window build's instructions
-      // went to such copies, docs/optimisation-log.md entry 64); one applied only at some times
-      // is joined with what was there.
       if r.kind == .group {
         // The children's parent time is the group's local time within its iteration.
         let d = durations[k].x
         let pieces = _progress(k, times)
         let y = _paced(r.timingFunction, progress: pieces.wrapped.map { pieces.progress.hull($0) } ?? pieces.progress)
-        if _alwaysActive(k, times) {
-          widen(Int32(k + 1)..<r.end, &s, localTimes: y * Interval(d))
-        } else {
-          var inner = s
-          widen(Int32(k + 1)..<r.end, &inner, localTimes: y * Interval(d))
-          s = s.hull(inner)
-        }
+        _apply(&s, always: _alwaysActive(k, times)) { widen(Int32(k + 1)..<r.end, &$0, localTimes: y * Interval(d)) }
         k = Int(r.end)
         continue
       }
-      if r.kind != .none {
-        if _alwaysActive(k, times) {
-          _widenProperty(k, r, &s, times)
-        } else {
-          var applied = s
-          _widenProperty(k, r, &applied, times)
-          s = s.hull(applied)
-        }
-      }
+      if r.kind != .none { _apply(&s, always: _alwaysActive(k, times)) { _widenProperty(k, r, &$0, times) } }
       k += 1
     }
+  }
+
+  /// Widens `s` by what a record (or group) can do: an animation applied at every time of the
+  /// window hides what was under it, so it widens `s` in place (no copy of the state, about 400
+  /// bytes: a tenth of a window build's instructions went to such copies, docs/optimisation-log.md
+  /// entry 64); one applied only at some times widens a copy, joined with what was there.
+  @inline(__always) func _apply(_ s: inout IntervalState, always: Bool, _ widen: (inout IntervalState) -> Void) {
+    if always { return widen(&s) }
+    var applied = s
+    widen(&applied)
+    s = s.hull(applied)
   }
 
   /// Whether record k applies at every local time in `times` (inside its active period, or
