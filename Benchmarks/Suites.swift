@@ -80,16 +80,12 @@ public let buildSuite = Suite("build", "the presentation build: particles, app, 
 {
   for kind in [SceneKind.particles, .app, .ui] {
     for n in [1000, 10_000, 100_000] {
-      for threads in [1, 2] {
-        Run(
-          kind, layers: n, queries: [1], strategies: [.treeWalk, .grid], frames: n > 10_000 ? 12 : 40, warmup: 3,
-          threads: threads)
-      }
+      Run(
+        kind, layers: n, queries: [1], strategies: [.treeWalk, .grid], frames: n > 10_000 ? 12 : 40, warmup: 3,
+        threads: [1, 2])
     }
   }
-  for threads in [1, 2] {
-    Run(.particles, layers: 1_000_000, queries: [1], strategies: [.grid], frames: 6, warmup: 2, threads: threads)
-  }
+  Run(.particles, layers: 1_000_000, queries: [1], strategies: [.grid], frames: 6, warmup: 2, threads: [1, 2])
 } targets: {
   for kind in ["particles", "app"] {
     for threads in [1, 2] {
@@ -104,7 +100,8 @@ public let buildSuite = Suite("build", "the presentation build: particles, app, 
 }
 
 /// What the second core costs: every rebuild strategy on app and particles at 10,000 layers
-/// with the presentation built on one thread and on two, and every own strategy on the idle
+/// with the presentation built on one thread and on two, side by side in one run (a builder
+/// for each, their turns interleaved with the other strategies'), and every own strategy on the idle
 /// screen (1% animated). Real-time paced, so that the build's workers wait between frames as
 /// in an app: a worker that busy-waits there shows as CPU far above the wall frame.
 public let threadsSuite = Suite(
@@ -112,10 +109,7 @@ public let threadsSuite = Suite(
 ) {
   let rebuilds = ownStrategies.filter { $0.family == .rebuild }
   for kind in [SceneKind.app, .particles] {
-    for threads in [1, 2] {
-      Run(
-        kind, layers: 10_000, queries: [1, 100, 1000], strategies: rebuilds, frames: 120, warmup: 10, threads: threads)
-    }
+    Run(kind, layers: 10_000, queries: [1, 100, 1000], strategies: rebuilds, frames: 120, warmup: 10, threads: [1, 2])
   }
   Run(.idle, layers: 10_000, animated: 0.01, queries: [1, 100], strategies: ownStrategies, frames: 120, warmup: 10)
 } targets: {
@@ -150,7 +144,7 @@ public let timeAwareSuite = Suite(
     Run(kind, layers: 10_000, queries: [1, 10, 100, 1000], strategies: [.lazyWalk], frames: 20, warmup: 3)
   }
   Run(
-    .particles, layers: 1_000_000, queries: [1000], strategies: [.grid] + timed, frames: 60, warmup: 4, threads: 2)
+    .particles, layers: 1_000_000, queries: [1000], strategies: [.grid] + timed, frames: 60, warmup: 4, threads: [2])
 } targets: {
   let timeAware = ResultQuery(family: "time-aware")
   let particles = ResultQuery(scene: "particles", layers: 10_000, queries: 1000, family: "time-aware")

@@ -52,9 +52,9 @@ import Testing
       _ = loop.run(kind, hooks: hooks)
       sequential.append(hooks)
     }
-    let turns = Self.kinds.map { _Turn(kind: $0, hooks: Frames()) }
+    let turns = Self.kinds.map { _Turn(kind: $0, loop: loop, hooks: Frames()) }
     var rounds = 0
-    Runner._takeTurns(turns, loop: loop, warmup: loop.warmup, roundWillStart: { _ in rounds += 1 })
+    Runner._takeTurns(turns, warmup: loop.warmup, roundWillStart: { _ in rounds += 1 })
     #expect(rounds == 5, "47 frames: a warm-up of \(loop.warmup), then blocks of \(Runner.blockFrames)")
     for (turn, expected) in zip(turns, sequential) {
       let hooks = turn.hooks as! Frames
@@ -75,13 +75,15 @@ import Testing
   @Test func heldBackgroundWorkNeverRunsDuringAnotherBlock() {
     // Window builds of a few milliseconds, and blocks of tree-walk about as long.
     let loop = Self.loop(frames: 200, queries: 50, layers: 5000)
-    let turns = [_Turn(kind: .windowGrid, hooks: Frames()), _Turn(kind: .treeWalk, hooks: Frames())]
+    let turns = [
+      _Turn(kind: .windowGrid, loop: loop, hooks: Frames()), _Turn(kind: .treeWalk, loop: loop, hooks: Frames()),
+    ]
     let timeAware = turns[0]
     var passedBefore = 0
     var during = 0
     var own = 0
     Runner._takeTurns(
-      turns, loop: loop, warmup: loop.warmup,
+      turns, warmup: loop.warmup,
       afterBlock: { turn in
         let passed = timeAware.gate.checkpointsPassed
         if turn === timeAware { own += passed - passedBefore } else { during += passed - passedBefore }
@@ -89,6 +91,26 @@ import Testing
       })
     #expect(own > 0, "the window builds passed no checkpoint in their own blocks: the count is not live")
     #expect(during == 0, "\(during) checkpoints passed while tree-walk's blocks ran")
+  }
+
+  /// A run on several thread counts runs every frame strategy on a builder of each count and a
+  /// scene strategy once, in one run: each result says its threads, the frame strategies' runs
+  /// take turns like any two strategies (the same blocks), and every one answers as the
+  /// reference does (a threaded build equals one thread's bit for bit).
+  @Test func threadCountsRunSideBySide() {
+    // Large enough that two threads split the build's passes (`BuildWorkers.minimumRowsToSplit`).
+    var c = RunConfiguration(
+      scene: .generated(.app), layers: 5000, strategies: [.grid, .windowGrid], queries: [20], frames: 25, warmup: 3)
+    c.pacing = .backToBack
+    c.threads = [1, 2]
+    c.verify = true
+    let results = Runner.run(c, model: try! Runner.scene(c))
+    #expect(results.map { "\($0.strategy) \($0.threads)" } == ["grid 1", "window-grid 1", "grid 2"])
+    for m in results {
+      // Every answer checked, the warm-up's too.
+      #expect(m.verifiedAnswers == (3 + 25) * 20 && m.disagreements == 0, "\(m.strategy) on \(m.threads)")
+      #expect(m.blocks.map(\.firstFrame) == [0, 10, 20], "\(m.strategy) on \(m.threads): not interleaved")
+    }
   }
 
   /// A run's results say how they were run, with their measured frames' blocks in order.

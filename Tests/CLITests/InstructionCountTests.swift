@@ -44,27 +44,32 @@ import Testing
     }
     let loop = try #require(dumps["hitbench calibration iterations=1000000"], "\(dumps)")
     #expect(abs(Double(loop) / 2_000_000 - 1) < 0.01, "a 2,000,000-instruction loop counted \(loop)")
-    for strategy in ["grid", "window-grid"] {
-      let counted = dumps["hitbench configuration=0 strategy=\(strategy) queries=5 frames=2 phase=queries jobs=0"]
+    // grid builds frames on the machine's cores; window-grid reads the scene (one thread).
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    for (strategy, threads) in [("grid", cores), ("window-grid", 1)] {
+      let counted = dumps[
+        "hitbench configuration=0 strategy=\(strategy) threads=\(threads) queries=5 frames=2 phase=queries jobs=0"]
       #expect((counted ?? 0) > 0, "\(strategy): \(dumps)")
     }
   }
 
   /// One `run --instructions` of grid and window-grid (a 20 ms window, so that background
-  /// builds fall in the measured frames) on `threads` build threads: each result's counts.
-  static func counted(threads: Int) throws -> [String: [String: Double]] {
+  /// builds fall in the measured frames) on `threads` build threads (a list runs grid on each):
+  /// each result's counts, by strategy and threads ("grid 2").
+  static func counted(threads: String) throws -> [String: [String: Double]] {
     let dir = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let r = try hitbenchRelease([
       "run", "--scene", "particles", "--layers", "5000", "--strategy", "grid,window-grid", "--queries", "10",
-      "--frames", "12", "--warmup", "2", "--window", "20", "--threads", "\(threads)", "--instructions", "--format",
+      "--frames", "12", "--warmup", "2", "--window", "20", "--threads", threads, "--instructions", "--format",
       "json", "--output", dir + "/r.json",
     ])
     #expect(r.status == 0, "\(r.stderr)")
     let doc = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/r.json")))
     var out: [String: [String: Double]] = [:]
     for result in ((doc as? [String: Any])?["results"] as? [[String: Any]]) ?? [] {
-      out[result["strategy"] as? String ?? ""] = result["instructions"] as? [String: Double]
+      let key = "\(result["strategy"] as? String ?? "") \((result["threads"] as? Double).map { Int($0) } ?? 0)"
+      out[key] = result["instructions"] as? [String: Double]
     }
     return out
   }
@@ -74,25 +79,25 @@ import Testing
     .enabled(
       if: releaseHitbench != nil, "HITBENCH_RELEASE_BINARY names no release hitbench (scripts/test.sh builds it)"))
   func everyThreadsShareIsCountedAndRunsAgree() throws {
-    let one = try Self.counted(threads: 1)
-    let two = try Self.counted(threads: 2)
-    let again = try Self.counted(threads: 2)
-    let grid = try #require(two["grid"])
-    let windowGrid = try #require(two["window-grid"])
+    let both = try Self.counted(threads: "1,2")
+    let again = try Self.counted(threads: "1,2")
+    let grid = try #require(both["grid 2"])
+    let windowGrid = try #require(both["window-grid 1"])
     // 5,000 rows split over two threads: the worker's half must be counted as well (Callgrind's
-    // collection is per thread), so the build costs about what it does on one thread.
-    let buildOne = try #require(one["grid"]?["buildPerFrame"])
+    // collection is per thread), so the build costs about what it does on one thread; each
+    // thread count's frames are a count of their own.
+    let buildOne = try #require(both["grid 1"]?["buildPerFrame"])
     let buildTwo = try #require(grid["buildPerFrame"])
     #expect(buildOne > 0 && abs(buildTwo / buildOne - 1) < 0.02, "build on 1 thread \(buildOne), on 2 \(buildTwo)")
     // Background window builds are a phase of their own, and only a time-aware strategy has them.
     #expect((windowGrid["backgroundPerFrame"] ?? 0) > 0, "\(windowGrid)")
     #expect(grid["backgroundPerFrame"] == 0 && (grid["perQuery"] ?? 0) > 0, "\(grid)")
     // The same binary and command count the same work.
-    for strategy in ["grid", "window-grid"] {
+    for strategy in ["grid 1", "grid 2", "window-grid 1"] {
       // A background build's cost averages the windows posted in the measured frames, which
       // follow the host's pace: within the 2% compare allows it.
       for (key, within) in [("framePerFrame", 0.005), ("perBackgroundBuild", 0.02)] {
-        let a = try #require(two[strategy]?[key])
+        let a = try #require(both[strategy]?[key])
         let b = try #require(again[strategy]?[key])
         #expect(abs(a - b) <= within * max(a, b), "\(strategy) \(key): \(a) then \(b)")
       }

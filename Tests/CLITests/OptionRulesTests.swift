@@ -20,6 +20,10 @@ import Testing
       (["run", "--scene", "app", "--layers", "100", "--queries", "1,,2"], "--queries"),
       (["run", "--scene", "app", "--layers", "100", "--columns", ","], "--columns"),
       (["run", "--scene", "app", "--layers", "100", "--strategy", "grid,"], "--strategy"),
+      // A thread count twice would run the same builder twice under one name.
+      (["run", "--scene", "app", "--layers", "100", "--threads", "2,2"], "--threads"),
+      (["run", "--scene", "app", "--layers", "100", "--threads", "1,0"], "--threads"),
+      (["profile", "--scene", "app", "--layers", "100", "--strategy", "grid", "--threads", "1,2"], "--threads"),
       // A point at infinity used to be counted and not drawn.
       (["render", "--scene", scene, "--point", "inf,5", "--output", "/tmp/hitbench-never.svg"], "--point"),
       (["hittest", "--scene", scene, "--point", "nan,5"], "--point"),

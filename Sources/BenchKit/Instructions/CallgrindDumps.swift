@@ -7,6 +7,8 @@ public struct CallgrindDumps: Sendable {
   public struct Count: Sendable, Equatable {
     public var configuration: Int
     public var strategy: String
+    /// The threads its frames were built on (1 for a scene strategy).
+    public var threads: Int
     public var queries: Int
     public var frames: Int
     public var phase: CountedPhase
@@ -56,16 +58,18 @@ public struct CallgrindDumps: Sendable {
     }
     counts.append(
       Count(
-        configuration: configuration, strategy: String(strategy), queries: queries, frames: frames, phase: phase,
+        configuration: configuration, strategy: String(strategy), threads: label["threads"].flatMap { Int($0) } ?? 1,
+        queries: queries, frames: frames, phase: phase,
         instructions: total, jobs: label["jobs"].flatMap { Int($0) } ?? 0))
   }
 
-  /// The counts of configuration `configuration`'s strategy at Q, all phases together; nil
-  /// when none was dumped.
-  public func instructions(configuration: Int, strategy: String, queries: Int) -> InstructionCounts? {
+  /// The counts of configuration `configuration`'s strategy on `threads` build threads at Q, all
+  /// phases together; nil when none was dumped.
+  public func instructions(configuration: Int, strategy: String, threads: Int, queries: Int) -> InstructionCounts? {
     var out = InstructionCounts()
     var found = false
-    for c in counts where c.configuration == configuration && c.strategy == strategy && c.queries == queries {
+    for c in counts
+    where c.configuration == configuration && c.strategy == strategy && c.threads == threads && c.queries == queries {
       out.record(c.phase, total: c.instructions, frames: c.frames)
       if c.phase == .background { out.backgroundBuilds = c.jobs }
       found = true

@@ -115,7 +115,7 @@ public struct ReportColumn: Sendable, Hashable {
   static let pacing = ReportColumn(
     "pacing", "pacing", "real-time or back-to-back frames", text: true, configuration: true
   ) { m, _ in m.pacing }
-  static let threads = ReportColumn("threads", "thr", "threads of the presentation build", configuration: true) {
+  public static let threads = ReportColumn("threads", "thr", "threads of the presentation build", configuration: true) {
     m, _ in "\(m.threads)"
   }
   static let frames = ReportColumn("frames", "frames", "measured frames") { m, _ in "\(m.frames)" }

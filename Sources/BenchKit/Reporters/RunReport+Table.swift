@@ -2,7 +2,7 @@ extension RunReport {
   /// The results in groups of one configuration (the parts the chosen columns do not show),
   /// in run order, each with its heading line. The build's threads are the frame strategies'
   /// (a scene strategy builds no frame and reports 1), so they do not split a group; a group
-  /// ends where the configuration changes or a strategy and Q come again.
+  /// ends where the configuration changes or a strategy, its threads and Q come again.
   func groups() -> [(heading: String, results: [Measurement])] {
     let shown = Set(columns.filter(\.isConfiguration).map(\.name))
     func heading(_ m: Measurement) -> String {
@@ -20,7 +20,7 @@ extension RunReport {
     var seen = Set<String>()
     for m in results {
       let h = heading(m)
-      let key = "\(m.strategy) \(m.queriesPerFrame)"
+      let key = "\(m.strategy) \(m.threads) \(m.queriesPerFrame)"
       if let last = out.last, last.heading == h, !seen.contains(key) {
         out[out.count - 1].results.append(m)
       } else {

@@ -44,8 +44,12 @@ public struct RunConfiguration: Sendable {
   public var verifyVisitsPerFrame = 1 << 25
   /// Hit-test the model tree instead of the presentation tree (answering for where layers are not, during an animation).
   public var modelTree = false
-  /// Threads for the presentation build (default: the machine's cores).
-  public var threads = RunConfiguration.machineCores
+  /// Threads for the presentation build, each count a builder of its own (default: the
+  /// machine's cores). With several, every frame strategy runs once on each builder, its turns
+  /// interleaved with the others' like another strategy's, so that what a second core saves and
+  /// costs is measured side by side with one thread; a scene strategy builds no frame and runs
+  /// once (its results report one thread).
+  public var threads = [RunConfiguration.machineCores]
   /// A fixed window length in seconds for the time-aware strategies (nil: chosen by cost).
   public var windowSeconds: Double?
   /// What the time-aware strategies' window length, when chosen by cost, minimises.
@@ -84,7 +88,7 @@ public struct RunConfiguration: Sendable {
   public var injectedQueryInstructions: (strategy: String, instructions: UInt64)?
   /// Under Callgrind (`run --instructions`): the phase of the measured frames whose
   /// instructions are collected, each strategy's count written to a dump of its own labelled
-  /// `hitbench configuration=C strategy=S queries=Q frames=N phase=P` when its frames end. Set
+  /// `hitbench configuration=C strategy=S threads=T queries=Q frames=N phase=P` when its frames end. Set
   /// from the environment (`HITBENCH_COUNTED_PHASE`) only when the process runs under Valgrind.
   public var countedPhase: CountedPhase?
   /// The configuration's place in the counted run (a suite's index), in its dumps' labels.

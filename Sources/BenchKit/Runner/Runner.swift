@@ -148,12 +148,17 @@ public enum Runner {
     modelBytes: Int, progress: ((String) -> Void)?
   ) -> [Measurement] {
     scene._faults = c.faults
-    // The builder and its frame, grown to the whole scene by one build of every column.
-    let (builder, frameBytes) = AllocationCounter.retained {
-      let b = PresentationFrameBuilder(scene: scene, semantics: c.semantics, threads: c.threads)
-      _ = b.build(at: 0, animated: !c.modelTree)
-      return b
+    // A builder for each thread count, its frame grown to the whole scene by one build of every
+    // column.
+    let builders = c.threads.map { threads in
+      let (made, bytes) = AllocationCounter.retained {
+        let b = PresentationFrameBuilder(scene: scene, semantics: c.semantics, threads: threads)
+        _ = b.build(at: 0, animated: !c.modelTree)
+        return b
+      }
+      return (builder: made, bytes: bytes)
     }
+    let builder = builders[0].builder
     // Room for the longest run (`windowsAtLeast`); every strategy runs the first
     // `warmup + frames` of them, a time-aware one more until it holds the windows asked for.
     let ts = times(c, measured: c.longestFrames)
@@ -174,25 +179,40 @@ public enum Runner {
       loop.cpuClockCostNs = cpuClockCost
       loop.countedPhase = c.countedPhase
       let floors = Floors.measure(loop: loop, warmup: c.warmup)
+      // What runs: every strategy on the first builder, then every frame strategy on each
+      // further one (so that a report's rows of one thread count stay together).
+      var contestants: [(kind: StrategyKind, builder: Int)] = []
+      for b in builders.indices {
+        for kind in c.strategies where b == 0 || kind.consumesFrame { contestants.append((kind, b)) }
+      }
       // Every repetition runs every strategy afresh (its warm-up again) into the same records;
       // the last repetition's turns give the outcome.
-      let recorders = c.strategies.map { _ in _recorder(c, loop: loop, layers: scene.count, reference: reference) }
+      let recorders = contestants.map { _ in _recorder(c, loop: loop, layers: scene.count, reference: reference) }
       var turns: [_Turn] = []
       for repetition in 0..<Swift.max(c.repeats, 1) {
-        turns =
-          c.interleave
-          ? _interleaved(c, loop: loop, recorders: recorders, repetition: repetition, progress: progress)
-          : _sequential(c, loop: loop, recorders: recorders, progress: progress)
+        turns = zip(contestants, recorders).map { contestant, recorder in
+          var mine = loop
+          mine.builder = builders[contestant.builder].builder
+          return _Turn(c, kind: contestant.kind, loop: mine, hooks: recorder)
+        }
+        if c.interleave {
+          _takeTurns(turns, warmup: c.warmup, firstRound: repetition) { round in
+            progress?("round \(round + 1), Q=\(q)")
+          }
+        } else {
+          _runInSequence(c, turns: turns, builders: builders.map(\.builder), progress: progress)
+        }
       }
-      for t in turns {
+      for (t, contestant) in zip(turns, contestants) {
         guard let outcome = t.session?.outcome, let recorder = t.hooks as? _Recorder else {
           preconditionFailure("\(t.kind.rawValue) did not finish")
         }
+        let threads = t.kind.consumesFrame ? t.loop.builder.threads : 1
         var m = recorder.measurement(
-          c, kind: t.kind, queries: q, layers: scene.count, outcome: outcome, floors: floors)
+          c, kind: t.kind, threads: threads, queries: q, layers: scene.count, outcome: outcome, floors: floors)
         m.cpuClockCostNs = Double(loop.cpuClockCostNs)
         m.memory = MemoryBreakdown(
-          modelBytes: modelBytes, compiledSceneBytes: sceneBytes, frameBytes: frameBytes,
+          modelBytes: modelBytes, compiledSceneBytes: sceneBytes, frameBytes: builders[contestant.builder].bytes,
           strategyBytes: outcome.strategyBytes)
         out.append(m)
       }
@@ -201,10 +221,11 @@ public enum Runner {
   }
 }
 
-/// One strategy's turn in a run: its session (made at its first block) and its records (the
-/// hooks, which hear where each block ends).
+/// One strategy's turn in a run: its frames (on the builder of its thread count), its session
+/// (made at its first block) and its records (the hooks, which hear where each block ends).
 final class _Turn {
   let kind: StrategyKind
+  let loop: FrameLoop
   let hooks: any FrameLoopHooks
   /// Its background work, held while another strategy's block runs.
   let gate = BackgroundGate()
@@ -219,10 +240,11 @@ final class _Turn {
   var traceLabel = ""
   var traceProcess = 0
   init(
-    kind: StrategyKind, hooks: any FrameLoopHooks, queryDelayNs: UInt64 = 0, queryInstructions: UInt64 = 0,
-    countedWindows: [Int: Double] = [:]
+    kind: StrategyKind, loop: FrameLoop, hooks: any FrameLoopHooks, queryDelayNs: UInt64 = 0,
+    queryInstructions: UInt64 = 0, countedWindows: [Int: Double] = [:]
   ) {
     self.kind = kind
+    self.loop = loop
     self.hooks = hooks
     self.queryDelayNs = queryDelayNs
     self.queryInstructions = queryInstructions
@@ -230,27 +252,36 @@ final class _Turn {
   }
 
   /// A turn of `c`'s strategy `kind`, with `c`'s planted slowdowns when they name it.
-  convenience init(_ c: RunConfiguration, kind: StrategyKind, hooks: any FrameLoopHooks) {
+  convenience init(_ c: RunConfiguration, kind: StrategyKind, loop: FrameLoop, hooks: any FrameLoopHooks) {
     let delay = c.injectedQueryDelay.flatMap { $0.strategy == kind.rawValue ? $0.nanoseconds : nil } ?? 0
     var windows: [Int: Double] = [:]
     for q in c.queries { windows[q] = c.countedWindows["\(kind.rawValue) \(q)"] }
     let instructions =
       c.injectedQueryInstructions.flatMap { $0.strategy == kind.rawValue ? $0.instructions : nil } ?? 0
     self.init(
-      kind: kind, hooks: hooks, queryDelayNs: delay, queryInstructions: instructions, countedWindows: windows)
+      kind: kind, loop: loop, hooks: hooks, queryDelayNs: delay, queryInstructions: instructions,
+      countedWindows: windows)
     traceLabel = "\(c.scene.name) \(c.layers)"
   }
 
   var isFinished: Bool { session?.isFinished ?? false }
 
+  /// The threads its frames are built on, as its name on the trace and in progress says them
+  /// ("" for a scene strategy, or one thread).
+  var threadsLabel: String {
+    kind.consumesFrame && loop.builder.threads > 1 ? ", \(loop.builder.threads) threads" : ""
+  }
+
   /// Runs up to `frames` frames of its session (made first when needed), with its background
   /// work let go; the frames' allocations are counted, so invariant checks (debug builds) are
   /// suspended.
-  func run(_ loop: FrameLoop, frames: Int) {
+  func run(frames: Int) {
     if Trace.isOn {
       // Its own process on the trace, current while its block runs (and where its background
       // thread is made, which keeps it).
-      if traceProcess == 0 { traceProcess = Trace.registerProcess("\(kind.rawValue) Q=\(loop.queries) \(traceLabel)") }
+      if traceProcess == 0 {
+        traceProcess = Trace.registerProcess("\(kind.rawValue) Q=\(loop.queries) \(traceLabel)\(threadsLabel)")
+      }
       Trace.setCurrentProcess(traceProcess)
     }
     gate.release()
@@ -284,59 +315,47 @@ extension Runner {
       checkedPerFrame: checkedAnswersPerFrame(queries: loop.queries, layers: layers, visits: c.verifyVisitsPerFrame))
   }
 
-  /// Each strategy runs all its frames before the next starts (`--interleave off`).
-  static func _sequential(
-    _ c: RunConfiguration, loop: FrameLoop, recorders: [_Recorder], progress: ((String) -> Void)?
-  ) -> [_Turn] {
-    let builder = loop.builder
-    return zip(c.strategies, recorders).map { kind, recorder in
-      progress?("\(kind.rawValue) Q=\(loop.queries)")
-      // A scene strategy reads the compiled scene, never this builder's frames: their columns
-      // and rows are freed while it runs, so its peak is its own state's, not the frame's as
+  /// Each turn runs all its frames before the next starts (`--interleave off`).
+  static func _runInSequence(
+    _ c: RunConfiguration, turns: [_Turn], builders: [PresentationFrameBuilder], progress: ((String) -> Void)?
+  ) {
+    for turn in turns {
+      let kind = turn.kind
+      progress?("\(kind.rawValue) Q=\(turn.loop.queries)\(turn.threadsLabel)")
+      // A scene strategy reads the compiled scene, never the builders' frames: their columns
+      // and rows are freed while it runs, so its peak is its own state's, not the frames' as
       // well; before the next frame strategy, an untimed build at the last frame's time makes
-      // them again, as the floors left them.
-      if !kind.consumesFrame && builder.frame.count > 0 {
+      // its builder's again, as the floors left them.
+      if !kind.consumesFrame {
         let pages = AllocationCounter.ImmediatePageReturn()
-        builder.releaseColumns()
+        for b in builders where b.frame.count > 0 { b.releaseColumns() }
         pages.end()
-      } else if kind.consumesFrame && builder.frame.count == 0 {
-        _ = builder.build(
+      } else if turn.loop.builder.frame.count == 0 {
+        let loop = turn.loop
+        _ = loop.builder.build(
           at: loop.requiredFrames > 0 ? loop.times[loop.requiredFrames - 1] : 0, animated: loop.animated)
       }
-      let turn = _Turn(c, kind: kind, hooks: recorder)
-      turn.run(loop, frames: loop.times.count)
+      turn.run(frames: turn.loop.times.count)
       if let phase = c.countedPhase {
         // What Callgrind collected of this strategy's frames, in a dump of its own.
         let label =
-          "hitbench configuration=\(c.countedConfiguration) strategy=\(kind.rawValue) queries=\(loop.queries) "
-          + "frames=\(recorder.timings.count) phase=\(phase.rawValue) jobs=\(hitbench_helper_jobs_take(phase.code))"
+          "hitbench configuration=\(c.countedConfiguration) strategy=\(kind.rawValue) "
+          + "threads=\(kind.consumesFrame ? turn.loop.builder.threads : 1) queries=\(turn.loop.queries) "
+          + "frames=\((turn.hooks as? _Recorder)?.timings.count ?? 0) phase=\(phase.rawValue) "
+          + "jobs=\(hitbench_helper_jobs_take(phase.code))"
         label.withCString { hitbench_callgrind_dump($0) }
       }
-      // Its strategy is gone: its session's records stay.
-      return turn
     }
-  }
-
-  /// The strategies take turns in blocks of `blockFrames` frames (the warm-up first, as a block
-  /// of its own), in an order that rotates by one each round, until every run has ended. A
-  /// strategy's background work is held while another's block runs (`BackgroundGate`).
-  static func _interleaved(
-    _ c: RunConfiguration, loop: FrameLoop, recorders: [_Recorder], repetition: Int, progress: ((String) -> Void)?
-  ) -> [_Turn] {
-    let turns = zip(c.strategies, recorders).map { _Turn(c, kind: $0, hooks: $1) }
-    _takeTurns(turns, loop: loop, warmup: c.warmup, firstRound: repetition) { round in
-      progress?("round \(round + 1), Q=\(loop.queries)")
-    }
-    return turns
   }
 
   /// Runs `turns` in blocks until every one has ended: each round gives every unfinished turn
-  /// a block (its warm-up first, then `blockFrames` frames), starting one turn further along
-  /// than the round before (the first round at `firstRound`: a repetition starts where the
-  /// last one's order left off). `afterBlock` sees each turn once its block has run and its
-  /// background work is held.
+  /// a block (its warm-up first, then `blockFrames` frames), in an order that rotates by one
+  /// each round (the first round at `firstRound`: a repetition starts where the last one's
+  /// order left off). A turn's background work is held while another's block runs
+  /// (`BackgroundGate`). `afterBlock` sees each turn once its block has run and its background
+  /// work is held.
   static func _takeTurns(
-    _ turns: [_Turn], loop: FrameLoop, warmup: Int, firstRound: Int = 0, roundWillStart: (Int) -> Void = { _ in },
+    _ turns: [_Turn], warmup: Int, firstRound: Int = 0, roundWillStart: (Int) -> Void = { _ in },
     afterBlock: (_Turn) -> Void = { _ in }
   ) {
     var round = firstRound
@@ -345,7 +364,7 @@ extension Runner {
       for k in 0..<turns.count {
         let turn = turns[(k + round) % turns.count]
         guard !turn.isFinished else { continue }
-        turn.run(loop, frames: turn.session == nil && warmup > 0 ? warmup : blockFrames)
+        turn.run(frames: turn.session == nil && warmup > 0 ? warmup : blockFrames)
         if !turn.isFinished { turn.gate.hold() }
         afterBlock(turn)
       }
@@ -465,7 +484,8 @@ final class _Recorder: FrameLoopHooks {
   }
 
   func measurement(
-    _ c: RunConfiguration, kind: StrategyKind, queries: Int, layers: Int, outcome: FrameLoop.Outcome, floors: Floors
+    _ c: RunConfiguration, kind: StrategyKind, threads: Int, queries: Int, layers: Int, outcome: FrameLoop.Outcome,
+    floors: Floors
   ) -> Measurement {
     let measured = timings
     func summary(_ v: (FrameTiming) -> UInt64) -> Summary { Summary(measured.map { Double(v($0)) }) }
@@ -480,7 +500,7 @@ final class _Recorder: FrameLoopHooks {
     var m = Measurement(
       strategy: kind.rawValue, family: kind.family.rawValue, scene: c.scene.name, layers: layers,
       animatedFraction: c.animatedFraction, queriesPerFrame: queries, workload: c.workload.rawValue,
-      semantics: c.semantics.name, frames: measured.count, threads: kind.consumesFrame ? c.threads : 1,
+      semantics: c.semantics.name, frames: measured.count, threads: threads,
       frameNs: frame, hitTestNs: summary(\.hitTestNs), presentationNs: summary(\.presentationNs),
       buildTimingNs: summary(\.buildTimingNs), buildOrderNs: summary(\.buildOrderNs),
       buildComposeNs: summary(\.buildComposeNs), updateNs: summary(\.updateNs), queriesNs: qs,

@@ -77,7 +77,7 @@ public struct Run {
 
   public init(
     _ kind: SceneKind, layers: Int, animated: Double = 1, queries: [Int], workload: Workload = .uniform,
-    strategies: [StrategyKind] = StrategyKind.allCases, frames: Int = 60, warmup: Int = 10, threads: Int? = nil,
+    strategies: [StrategyKind] = StrategyKind.allCases, frames: Int = 60, warmup: Int = 10, threads: [Int]? = nil,
     window: Double? = nil, windowsAtLeast: Double = Run.windowsToHold
   ) {
     configuration = RunConfiguration(

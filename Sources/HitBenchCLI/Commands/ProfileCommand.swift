@@ -66,8 +66,11 @@ enum ProfileCommand {
     o.run.queries = [1000]
     try parser.parse(args, into: &o)
     guard let kind = o.strategy else { throw .usage(command: "profile", message: "missing --strategy NAME") }
+    guard o.run.threads.count == 1 else {
+      throw .usage(command: "profile", message: "--threads takes one count here (a profile loops one builder)")
+    }
     let model = try RunCommand.loadScene(o.run, command: "profile")
-    let builder = PresentationFrameBuilder(root: model, semantics: o.run.semantics, threads: o.run.threads)
+    let builder = PresentationFrameBuilder(root: model, semantics: o.run.semantics, threads: o.run.threads[0])
     var c = o.run
     c.warmup = 0
     c.frames = 1

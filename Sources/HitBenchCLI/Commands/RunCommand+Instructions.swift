@@ -173,7 +173,7 @@ enum InstructionCounting {
   {
     guard
       var counts = counted.dumps.instructions(
-        configuration: configuration, strategy: m.strategy, queries: m.queriesPerFrame),
+        configuration: configuration, strategy: m.strategy, threads: m.threads, queries: m.queriesPerFrame),
       index < counted.results.count, case .string(m.strategy)? = counted.results[index]["strategy"]
     else { throw .failed("--instructions: Callgrind counted nothing of \(m.strategy) at Q = \(m.queriesPerFrame)") }
     let r = counted.results[index]

@@ -75,9 +75,15 @@ enum RunCommand {
       expected: "presentation or model"
     ) { HitTestTree(rawValue: $0).map { $0 == .model } }
     p.option(
-      "--threads", \.config.threads, valueName: "N",
-      help: "threads for the presentation build (default: the machine's cores, \(RunConfiguration.machineCores))",
-      expected: "an integer from 1 to 64", parse: ArgumentValues.integer(in: 1...64))
+      "--threads", \.config.threads, valueName: "N[,N...]",
+      help: "threads for the presentation build (default: the machine's cores, \(RunConfiguration.machineCores)); "
+        + "several: every frame strategy runs on each, their turns interleaved",
+      expected: "comma-separated integers from 1 to 64, each once"
+    ) { s in
+      let ns = (ArgumentValues.list(s) ?? []).map { ArgumentValues.integer(in: 1...64)($0) }
+      guard !ns.isEmpty, ns.allSatisfy({ $0 != nil }), Set(ns.map { $0! }).count == ns.count else { return nil }
+      return ns.map { $0! }
+    }
     p.option(
       "--window", optional: \.config.windowSeconds, valueName: "MS",
       help: "a fixed window for the time-aware strategies, in ms (default: chosen by cost)",
@@ -368,6 +374,13 @@ enum RunCommand {
       // A result that answered wrongly is not a result: report the disagreements instead.
       try reportFailures(results, models, configs: configs, directory: o.failures)
       throw .failed("\(bad) answers disagree with tree-walk (--verify); no report was written")
+    }
+    if !explicit.contains("--columns") && configs.contains(where: { $0.threads.count > 1 }),
+      !o.columns.contains(where: { $0.name == "threads" })
+    {
+      // Rows of one strategy on several thread counts: each says its count.
+      let after = (o.columns.firstIndex { $0.name == "family" } ?? o.columns.firstIndex { $0.name == "strategy" })
+      o.columns.insert(.threads, at: after.map { $0 + 1 } ?? 0)
     }
     if o.instructions && !explicit.contains("--columns") {
       // The counts beside the times, before the note.
