@@ -9,9 +9,46 @@ struct IntervalAffine {
 
   /// `s` then `o` (as `AffineMap.concat`).
   static func concat(_ s: IntervalAffine, _ o: IntervalAffine) -> IntervalAffine {
+    if s.linearIsExact && o.linearIsExact, let r = _concatExact(s, o) { return r }
+    return _concatGeneral(s, o)
+  }
+
+  /// `concat` by the general interval products.
+  static func _concatGeneral(_ s: IntervalAffine, _ o: IntervalAffine) -> IntervalAffine {
     IntervalAffine(
       a: s.a * o.a + s.b * o.c, b: s.a * o.b + s.b * o.d, c: s.c * o.a + s.d * o.c, d: s.c * o.b + s.d * o.d,
       tx: s.tx * o.a + s.ty * o.c + o.tx, ty: s.tx * o.b + s.ty * o.d + o.ty)
+  }
+
+  /// Whether the linear part is one map (every entry a point): a layer that only moves (a
+  /// slide, a scroll, a spring on its position) under ancestors that only move, the common case
+  /// in an interface, whose products then take one multiplication each.
+  @inline(__always) var linearIsExact: Bool { a.lo == a.hi && b.lo == b.hi && c.lo == c.hi && d.lo == d.hi }
+
+  /// An interval times a point, as `Interval.*` computes it (its four products are two here):
+  /// the same ends, bit for bit; nil where a product is NaN (where `*` answers the whole line).
+  @inline(__always) static func _scaled(_ i: Interval, _ k: Double) -> Interval? {
+    let p = i.lo * k
+    let r = i.hi * k
+    if p.isNaN || r.isNaN { return nil }
+    return Interval(Swift.min(p, r), Swift.max(p, r))
+  }
+
+  /// `concat` of two maps whose linear parts are exact: the same intervals as the general
+  /// products (a point times a point is their product, an interval times a point its two ends'
+  /// products), about a fifth of the instructions; nil where a product is NaN, for the general
+  /// path's answer.
+  @inline(__always) static func _concatExact(_ s: IntervalAffine, _ o: IntervalAffine) -> IntervalAffine? {
+    let a = s.a.lo * o.a.lo + s.b.lo * o.c.lo
+    let b = s.a.lo * o.b.lo + s.b.lo * o.d.lo
+    let c = s.c.lo * o.a.lo + s.d.lo * o.c.lo
+    let d = s.c.lo * o.b.lo + s.d.lo * o.d.lo
+    // A NaN product makes its sum NaN: then the general path answers (as it would).
+    guard !(a.isNaN || b.isNaN || c.isNaN || d.isNaN), let xa = _scaled(s.tx, o.a.lo), let yc = _scaled(s.ty, o.c.lo),
+      let xb = _scaled(s.tx, o.b.lo), let yd = _scaled(s.ty, o.d.lo)
+    else { return nil }
+    return IntervalAffine(
+      a: Interval(a), b: Interval(b), c: Interval(c), d: Interval(d), tx: xa + yc + o.tx, ty: xb + yd + o.ty)
   }
 
   /// The box of a local box's image, padded for the interval arithmetic's rounding and, as
@@ -19,13 +56,9 @@ struct IntervalAffine {
   /// the set (componentwise, with each inverse entry bounded by its cofactor over the smallest
   /// determinant); the whole plane when some map of the set is singular.
   func box(of l: Box) -> Box {
-    let x = Interval(l.minX, l.maxX)
-    let y = Interval(l.minY, l.maxY)
-    let wx = (x * a + y * c + tx).padded
-    let wy = (x * b + y * d + ty).padded
+    let (wx, wy, det) = _image(of: l, exactFirst: true)
     guard wx.isBounded, wy.isBounded else { return .everything }
     @inline(__always) func big(_ i: Interval) -> Double { Swift.max(Swift.abs(i.lo), Swift.abs(i.hi)) }
-    let det = a * d - b * c
     guard det.lo > 0 || det.hi < 0 else { return .everything }
     let smallest = Swift.min(Swift.abs(det.lo), Swift.abs(det.hi))
     // The inverse's entries: d, -b, -c, a over the determinant, translation -t times them.
@@ -39,6 +72,21 @@ struct IntervalAffine {
     let slack = ConservativeBox.affineSlack(largest, inverse: inverse, reachX: big(wx), reachY: big(wy))
     guard slack.x.isFinite, slack.y.isFinite else { return .everything }
     return Box(minX: wx.lo - slack.x, minY: wy.lo - slack.y, maxX: wx.hi + slack.x, maxY: wy.hi + slack.y)
+  }
+
+  /// A local box's image per axis, padded, and the determinant: by two multiplications a
+  /// product where the linear part is exact and `exactFirst`, else by the general products
+  /// (the same intervals, which a test holds).
+  @inline(__always) func _image(of l: Box, exactFirst: Bool) -> (x: Interval, y: Interval, det: Interval) {
+    let x = Interval(l.minX, l.maxX)
+    let y = Interval(l.minY, l.maxY)
+    if exactFirst && linearIsExact, let xa = Self._scaled(x, a.lo), let yc = Self._scaled(y, c.lo),
+      let xb = Self._scaled(x, b.lo), let yd = Self._scaled(y, d.lo), let ad = Self._scaled(Interval(a.lo), d.lo),
+      let bc = Self._scaled(Interval(b.lo), c.lo)
+    {
+      return ((xa + yc + tx).padded, (xb + yd + ty).padded, ad - bc)
+    }
+    return ((x * a + y * c + tx).padded, (x * b + y * d + ty).padded, a * d - b * c)
   }
 }
 

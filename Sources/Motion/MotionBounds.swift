@@ -698,7 +698,7 @@ public final class MotionBounds {
       clipBox[m] = clips ? fixedBox[m].intersection(parentClip) : parentClip
       return
     }
-    var s = IntervalState(scene.modelState(m))
+    var s = IntervalState(lean: scene.lean[m], transform: scene.modelTransform(m))
     if animated && scene.bits[m].contains(.animated) {
       scene.animations.widen(scene.animationStart[m]..<scene.animationEnd[m], &s, localTimes: times)
     }

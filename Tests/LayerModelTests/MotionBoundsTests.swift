@@ -65,6 +65,54 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
     }
   }
 
+  /// Interval maps whose linear part is exact (every entry a point: layers that only move)
+  /// compose and map boxes by one multiplication a product: the same intervals as the general
+  /// products, for random maps with zero, negative, tiny, huge and infinite entries and
+  /// translations, exact or not (a difference would be a bound the fast path changed).
+  @Test func exactLinearMapsComposeAsTheGeneralProducts() {
+    var rng = SplitMix64(seed: 21)
+    func number() -> Double {
+      switch rng.below(10) {
+      case 0: 0
+      case 1: -0.0
+      case 2: 1
+      case 3: [Double.infinity, -.infinity, 1e300, -1e-300][rng.below(4)]
+      default: rng.uniform(-1000, 1000)
+      }
+    }
+    func interval(point: Bool) -> Interval {
+      let x = number()
+      return point ? Interval(x) : Interval(x).hull(number())
+    }
+    func map(exactLinear: Bool) -> IntervalAffine {
+      IntervalAffine(
+        a: interval(point: exactLinear), b: interval(point: exactLinear), c: interval(point: exactLinear),
+        d: interval(point: exactLinear), tx: interval(point: rng.below(2) == 0), ty: interval(point: rng.below(2) == 0))
+    }
+    func same(_ a: Interval, _ b: Interval) -> Bool {
+      (a.lo == b.lo || a.lo.isNaN && b.lo.isNaN) && (a.hi == b.hi || a.hi.isNaN && b.hi.isNaN)
+    }
+    var exact = 0
+    for _ in 0..<20_000 {
+      let s = map(exactLinear: rng.below(8) != 0)
+      let o = map(exactLinear: rng.below(8) != 0)
+      let fast = IntervalAffine.concat(s, o)
+      let general = IntervalAffine._concatGeneral(s, o)
+      if s.linearIsExact && o.linearIsExact { exact += 1 }
+      for (f, g) in [
+        (fast.a, general.a), (fast.b, general.b), (fast.c, general.c), (fast.d, general.d), (fast.tx, general.tx),
+        (fast.ty, general.ty),
+      ] {
+        #expect(same(f, g), "concat \(s) then \(o): \(f) against \(g)")
+      }
+      let l = Box(minX: number(), minY: number(), maxX: number(), maxY: number())
+      let a = s._image(of: l, exactFirst: true)
+      let b = s._image(of: l, exactFirst: false)
+      #expect(same(a.x, b.x) && same(a.y, b.y) && same(a.det, b.det), "image of \(l) under \(s): \(a) against \(b)")
+    }
+    #expect(exact > 10_000, "the exact path was exercised (\(exact))")
+  }
+
   /// Exact linear bounds (piecewise-linear motions under fixed parents): the box interpolated at
   /// every sampled time holds every candidate point of the layer then.
   @Test func linearBoundsHoldEveryCandidate() {

@@ -15,9 +15,14 @@ package struct IntervalState: Sendable {
   package var sublayerTransformMoves = false
 
   package init(_ s: LayerState) {
-    let v = LeanValues(s)
+    self.init(lean: LeanValues(s), transform: s.transform)
+  }
+
+  /// The state holding exactly the lean numbers `v` and `transform` (what a layer state gives
+  /// them, without building one: the motion bounds' per-layer path).
+  @inline(__always) package init(lean v: LeanValues, transform: Transform3D) {
     lean = InlineArray { Interval(v.v[$0]) }
-    transformExact = s.transform
+    transformExact = transform
     decomposition = InlineArray(repeating: Interval(0))
   }
 

@@ -43,6 +43,13 @@ public final class CompiledScene: LayerTreeObserver {
     package static let leanAnimations = Bits(rawValue: 256)
     /// Some animation can change the transform or the sublayerTransform (or hidden).
     package static let generalAnimations = Bits(rawValue: 512)
+
+    /// Whether every flag of `member` is set: one mask where it is read. (The protocol's own
+    /// `contains`, a generic default, is called through its witness from other modules: the
+    /// motion bounds' per-layer loop, docs/optimisation-log.md entry 66.)
+    @inlinable @inline(__always) package func contains(_ member: Bits) -> Bool {
+      rawValue & member.rawValue == member.rawValue
+    }
   }
 
   // Topology (model preorder). `parent` is also kept in an owned buffer for the build's hot
@@ -481,13 +488,18 @@ public final class CompiledScene: LayerTreeObserver {
   /// Layer m's model properties as a state (no animation).
   public func modelState(_ m: Int) -> LayerState {
     let v = lean[m]
-    let t = affineSlot[m] - 1
     let st = sublayerTransformSlot[m]
     return LayerState(
       bounds: v.bounds, position: v.position, anchorPoint: v.anchorPoint, anchorPointZ: v.anchorPointZ,
-      zPosition: v.zPosition, transform: t >= 0 ? transforms[Int(t)] : .identity,
+      zPosition: v.zPosition, transform: modelTransform(m),
       sublayerTransform: st >= 0 ? transforms[Int(st)] : .identity, isHidden: bits[m].contains(.hidden),
       opacity: v.opacity)
+  }
+
+  /// Layer m's model transform (`modelState(m).transform`, without the rest of the state).
+  package func modelTransform(_ m: Int) -> Transform3D {
+    let t = affineSlot[m] - 1
+    return t >= 0 ? transforms[Int(t)] : .identity
   }
 }
 
