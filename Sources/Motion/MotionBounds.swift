@@ -7,7 +7,8 @@ import LayerModel
 /// from the animations' structure, never by sampling (docs/time-aware.md):
 /// - local time intervals through the layer timings;
 /// - each animation's reachable values for those times (`FrozenAnimationProgram.widen`: the
-///   progress sub-interval when the window stays inside one iteration; key hulls of the
+///   progress sub-interval when the window stays inside one iteration, and outside the active
+///   period the one progress a fill holds there; key hulls of the
 ///   segments reached, whatever the timing function; control hulls of cubic and path
 ///   segments; a spring's envelope; any angle for a path's rotationMode; cycles for cumulative
 ///   animations);

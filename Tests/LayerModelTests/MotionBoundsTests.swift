@@ -65,6 +65,64 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
     }
   }
 
+  /// An animation outside its active period applies one value (as the evaluation's active-time
+  /// rule): a backwards fill its start at its offset, a held end its last iteration's end. A
+  /// window wholly before a filled start bounds the layer where it waits, not along its path
+  /// (rows waiting to slide in), one wholly after a held end where it stopped; and every box
+  /// holds the layer at every sampled time of windows before, across and after the active
+  /// period, for each fill, offsets, autoreverses, repeats, negative speed and springs.
+  @Test func fillsBoundTheHeldValueNotThePath() {
+    // The root's bounds on the world's [0, 2000] (its anchor at its centre).
+    let root = Layer(
+      name: "root", bounds: Rect(x: 0, y: 0, width: 2000, height: 2000), position: Point(x: 1000, y: 1000))
+    // (layer, whether its box before the start / after the end is its start / end alone)
+    var waits: [(Layer, start: Bool, end: Bool)] = []
+    var k = 0
+    for fill in [FillMode.removed, .backwards, .forwards, .both] {
+      for (offset, autoreverses, repeats, speed) in [
+        (0.0, false, 0.0, 1.0), (0.3, false, 0.0, 1.0), (0, true, 0, 1), (0, false, 2.5, 1), (0, false, 0, -1),
+      ] {
+        for spring in [false, true] {
+          let l = Layer(
+            name: "l\(k)", bounds: Rect(x: 0, y: 0, width: 10, height: 10),
+            position: Point(x: 100, y: 20 + 30 * Double(k)))
+          k += 1
+          let a =
+            spring
+            ? SpringAnimation(keyPath: .positionX, from: .scalar(100), to: .scalar(900))
+            : BasicAnimation(keyPath: .positionX, from: .scalar(100), to: .scalar(900))
+          a.timing = MediaTiming(
+            beginTime: 2, timeOffset: offset, speed: speed, duration: 1, repeatCount: repeats,
+            autoreverses: autoreverses, fillMode: fill)
+          a.isRemovedOnCompletion = false
+          l.add(a, forKey: "move")
+          root.addSublayer(l)
+          let plain = offset == 0 && !autoreverses && repeats == 0 && speed == 1 && !spring
+          waits.append(
+            (l, plain && (fill == .backwards || fill == .both), plain && (fill == .forwards || fill == .both)))
+        }
+      }
+    }
+    let windows = [(0.0, 1.0), (1.5, 2.5), (2.2, 2.8), (1.9, 6.0), (2.5, 5.0), (4.0, 6.0), (-3.0, -1.0)]
+    let r = motionBoundMisses(root, windows: windows, seed: 3)
+    #expect(r.misses == 0, "\(r.misses) of \(r.checked) candidates outside their motion bounds")
+    #expect(r.checked > 1000, "\(r.checked) candidate points checked")
+    let builder = PresentationFrameBuilder(root: root)
+    let motion = MotionBounds(scene: builder.scene)
+    for (l, start, end) in waits {
+      let m = builder.scene.index[ObjectIdentifier(l)].map(Int.init)!
+      if start {
+        let before = motion.box(of: m, from: 0, to: 1.9)
+        #expect(before.minX > 90 && before.maxX < 200, "\(l.name ?? ""): waiting at its start, bounded to \(before)")
+      }
+      if end {
+        let after = motion.box(of: m, from: 3.1, to: 6)
+        #expect(after.minX > 800 && after.maxX < 910, "\(l.name ?? ""): held at its end, bounded to \(after)")
+      }
+    }
+    #expect(waits.contains { $0.start } && waits.contains { $0.end })
+  }
+
   /// Interval maps whose linear part is exact (every entry a point: layers that only move)
   /// compose and map boxes by one multiplication a product: the same intervals as the general
   /// products, for random maps with zero, negative, tiny, huge and infinite entries and

@@ -13,6 +13,10 @@ package final class FrozenAnimationProgram: @unchecked Sendable {
   let cursors: UnsafeMutableBufferPointer<Int32>
   /// Per record: the iteration and active durations (for the timing rule).
   let durations: UnsafeMutableBufferPointer<SIMD2<Double>>
+  /// Per record: the progress a backwards fill holds before the start (x) and a held end after
+  /// it (y), as the timing rule evaluates them; NaN where the record has no such fill. What the
+  /// motion bounds read for a window outside the active period (`_progress`).
+  let heldProgress: UnsafeMutableBufferPointer<SIMD2<Double>>
 
   package init(_ p: AnimationProgram) {
     assert(_isPOD(AnimationRecord.self) && _isPOD(AnimatableValue.self), "deinit only deallocates")
@@ -31,6 +35,20 @@ package final class FrozenAnimationProgram: @unchecked Sendable {
     cursors = copy(p.cursors)
     durations = copy(
       p.records.map { SIMD2($0.timing._iterationDuration(isAnimation: true), $0.timing.activeDuration()) })
+    heldProgress = copy(
+      p.records.map { r in
+        let t = r.timing
+        let d = t._iterationDuration(isAnimation: true)
+        let total = t.activeDuration()
+        let start =
+          t.fillMode.fillsBackwards
+          ? MediaTiming._position(at: t.timeOffset, duration: d, autoreverses: t.autoreverses).progress : .nan
+        let end =
+          t.fillMode.fillsForwards && !r.removedOnCompletion && total.isFinite
+          ? MediaTiming._endOfIteration(at: t.timeOffset + total, duration: d, autoreverses: t.autoreverses).progress
+          : .nan
+        return SIMD2(start, end)
+      })
   }
 
   /// The program these buffers were frozen from, as arrays again (to append to it and freeze
@@ -59,6 +77,7 @@ package final class FrozenAnimationProgram: @unchecked Sendable {
     springs.baseAddress?.deallocate()
     cursors.baseAddress?.deallocate()
     durations.baseAddress?.deallocate()
+    heldProgress.baseAddress?.deallocate()
   }
 
   @inline(__always) func _active(_ k: Int, _ t: Double) -> ActiveTime? {

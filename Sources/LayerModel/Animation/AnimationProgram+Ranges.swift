@@ -79,28 +79,48 @@ extension FrozenAnimationProgram {
     let k0 = Swift.max((Swift.min(lowT, highT) / cycle).rounded(.down) - 1, 0)
     let k1 = Swift.max((Swift.max(lowT, highT, t.timeOffset) / cycle).rounded(.down) + 1, 0)
     let cycles = Interval(k0, Swift.max(k0, k1))
-    guard ta.lo >= 0, ta.hi < total else { return (.unit, nil, cycles) }
-    let t0 = ta.lo + t.timeOffset
-    let t1 = ta.hi + t.timeOffset
+    @inline(__always) func clamped(_ p: Interval) -> Interval {
+      let q = p.padded
+      return Interval(Swift.max(q.lo, 0), Swift.min(q.hi, 1))
+    }
+    // Times outside the active period apply one progress each (as `MediaTiming._activeTime`
+    // evaluates them): before the start a backwards fill holds the position at the offset,
+    // after the end a held end the last iteration's end; without a fill they apply nothing.
+    // (A spring filling backwards before it starts, as rows waiting to slide in, is at its
+    // start, not anywhere on its path.)
+    // (Both computed once per record: `heldProgress`.)
+    var held: Interval?
+    let fills = heldProgress[k]
+    if ta.lo < 0 && !fills.x.isNaN { held = Interval(fills.x) }
+    if ta.hi >= total && !fills.y.isNaN { held = held.map { $0.hull(fills.y) } ?? Interval(fills.y) }
+    // The active times in the window: [lo, hi] (hi at most the end, where an iteration
+    // boundary may fall: the pieces below then hold both sides of it).
+    let lo = Swift.max(ta.lo, 0)
+    let hi = Swift.min(ta.hi, total)
+    guard lo <= hi, ta.hi >= 0, ta.lo < total else {
+      // No active time: the held progress, or (applying nothing) any. Not padded: it is the
+      // evaluation's own number, computed as the evaluation computes it (and a point takes
+      // the cheap paths of the interval functions, one cosine instead of two).
+      return (held ?? .unit, nil, cycles)
+    }
+    let t0 = lo + t.timeOffset
+    let t1 = hi + t.timeOffset
     let i0 = (t0 / d).rounded(.down)
     let i1 = (t1 / d).rounded(.down)
     guard i0.magnitude < 9e15, i1 == i0 || i1 == i0 + 1 else { return (.unit, nil, cycles) }
     let f0 = (t0 - i0 * d) / d
     let f1 = (t1 - i1 * d) / d
-    @inline(__always) func clamped(_ p: Interval) -> Interval {
-      let q = p.padded
-      return Interval(Swift.max(q.lo, 0), Swift.min(q.hi, 1))
-    }
+    @inline(__always) func with(_ p: Interval) -> Interval { held.map { clamped(p).hull($0) } ?? clamped(p) }
     let reversed = t.autoreverses && i0.truncatingRemainder(dividingBy: 2) != 0
     if i0 == i1 {
-      return (clamped(reversed ? Interval(1 - f1, 1 - f0) : Interval(f0, f1)), nil, cycles)
+      return (with(reversed ? Interval(1 - f1, 1 - f0) : Interval(f0, f1)), nil, cycles)
     }
     if t.autoreverses {
       // A turn: forwards to 1 and back (or backwards to 0 and forwards again).
-      return (clamped(reversed ? Interval(0, Swift.max(1 - f0, f1)) : Interval(Swift.min(f0, 1 - f1), 1)), nil, cycles)
+      return (with(reversed ? Interval(0, Swift.max(1 - f0, f1)) : Interval(Swift.min(f0, 1 - f1), 1)), nil, cycles)
     }
     // A wrap: from f0 up to the end of one iteration, then from the start of the next to f1.
-    return (clamped(Interval(f0, 1)), clamped(Interval(0, f1)), cycles)
+    return (with(Interval(f0, 1)), clamped(Interval(0, f1)), cycles)
   }
 
   /// What a timing function (index into `curves`, -1: none) makes of progress in `p`.
@@ -263,7 +283,7 @@ extension FrozenAnimationProgram {
 
   /// A spring's remaining displacement over seconds `s` (interval arithmetic on its closed form).
   func _displacement(_ c: SpringCoefficients, seconds s: Interval) -> Interval {
-    func exp(_ x: Interval) -> Interval { Interval(_exp(x.lo), _exp(x.hi)) }
+    func exp(_ x: Interval) -> Interval { x.lo == x.hi ? Interval(_exp(x.lo)) : Interval(_exp(x.lo), _exp(x.hi)) }
     switch c.regime {
     case 1: return exp(s * Interval(c.c0)) * ((s * Interval(c.c1)).cosine + Interval(c.c2) * (s * Interval(c.c1)).sine)
     case 2: return (Interval(1) + s * Interval(c.c0)) * exp(s * Interval(c.c1))

@@ -59,7 +59,8 @@ public struct Interval: Hashable, Sendable {
   public var cosine: Interval {
     guard isBounded, Swift.max(Swift.abs(lo), Swift.abs(hi)) < 0x1p40 else { return Interval(-1, 1) }
     if hi - lo >= 2 * Double.pi { return Interval(-1, 1) }
-    var r = Interval(_cos(lo)).hull(_cos(hi))
+    // (A point, as a spring's held start is, takes one cosine.)
+    var r = lo == hi ? Interval(_cos(lo)) : Interval(_cos(lo)).hull(_cos(hi))
     // Extremes of cos at k pi: +1 for even k, -1 for odd k (at most three below 2 pi of width).
     var k = (lo / Double.pi).rounded(.up)
     while k * Double.pi <= hi {
