@@ -686,7 +686,6 @@ public final class MotionBounds {
   /// One layer, its parent already computed for the same window.
   func _computeLayer(_ m: Int, _ window: Interval) {
     let p = Int(scene.parent[m])
-    let f = lazy.frame
     let clips = _clips(m)
     // Local time: the parent's, through the layer's own timing.
     var times = p < 0 ? window : localTimes[p]
@@ -737,6 +736,8 @@ public final class MotionBounds {
         k = .interval
       } else if parentKind == .exact {
         lazy.ensure(p)
+        // (Read here: the frame is a class reference two objects deep, retained where read.)
+        let f = lazy.frame
         if !f.flags[p].contains(.reachable) {
           // Under a fixed layer that can never be hit into: never a candidate.
           box = .nothing
