@@ -1,9 +1,9 @@
-import LayerModel
 import Scenes
 import TestSupport
 import Testing
 import Verification
 
+@testable import LayerModel
 @testable import Motion
 @_spi(FaultInjection) @testable import Presentation
 
@@ -121,6 +121,39 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
       }
     }
     #expect(waits.contains { $0.start } && waits.contains { $0.end })
+  }
+
+  /// A lean basic or spring record with both ends (a row sliding in, a spring on a position)
+  /// reads its ends in place: the same intervals as through `_endpoints`, for every such
+  /// record of random scenes, over random progress intervals and points and random underlying
+  /// values.
+  @Test func leanEndsReadInPlaceAsThroughTheirEndpoints() {
+    var rng = SplitMix64(seed: 41)
+    var compared = 0
+    for seed in 0..<20 as Range<UInt64> {
+      let builder = PresentationFrameBuilder(root: everyKindScene(seed: seed, layers: 20...40, animations: 40))
+      let program = builder.scene.animations
+      for k in 0..<program.records.count {
+        let r = program.records[k]
+        guard r.kind == .basic || r.kind == .spring, r.lane == .lean, r.endpointMask & 3 == 3 else { continue }
+        let w = Int(r.width)
+        for _ in 0..<20 {
+          let a = rng.uniform(0, 1)
+          let p = rng.below(3) == 0 ? Interval(a) : Interval(a).hull(rng.uniform(0, 1))
+          var under = InlineArray<4, Interval>(repeating: Interval(0))
+          for i in 0..<4 { under[i] = Interval(rng.uniform(-500, 500)).hull(rng.uniform(-500, 500)) }
+          let fast = program._value(k, r, p, cycles: Interval(0, 1), under: under, w)
+          let general = program._value(k, r, p, cycles: Interval(0, 1), under: under, w, leanInPlace: false)
+          guard let fast, let general else {
+            #expect(fast == nil && general == nil, "record \(k): one way unbounded")
+            continue
+          }
+          for i in 0..<w { #expect(fast[i] == general[i], "record \(k) at \(p): \(fast[i]) against \(general[i])") }
+          compared += 1
+        }
+      }
+    }
+    #expect(compared > 1000, "\(compared) values compared")
   }
 
   /// Interval maps whose linear part is exact (every entry a point: layers that only move)

@@ -260,18 +260,31 @@ extension FrozenAnimationProgram {
   }
 
   /// The record's own value (before the cumulative and additive steps) over progress `p`.
+  /// (`leanInPlace` false: every record through `_endpoints`, for the test that holds the two
+  /// ways equal.)
   func _value(
-    _ k: Int, _ r: AnimationRecord, _ p: Interval, cycles: Interval, under: InlineArray<4, Interval>, _ w: Int
+    _ k: Int, _ r: AnimationRecord, _ p: Interval, cycles: Interval, under: InlineArray<4, Interval>, _ w: Int,
+    leanInPlace: Bool = true
   ) -> InlineArray<4, Interval>? {
     switch r.kind {
     case .basic, .spring:
-      guard let (a, b) = _endpoints(r, under, w) else { return under }
-      let g: Interval
-      if r.kind == .spring {
-        g = Interval(1) - _displacement(springs[Int(r.spring)], seconds: p * Interval(durations[k].x))
-      } else {
-        g = _paced(r.timingFunction, progress: p)
+      @inline(__always) func pace() -> Interval {
+        r.kind == .spring
+          ? Interval(1) - _displacement(springs[Int(r.spring)], seconds: p * Interval(durations[k].x))
+          : _paced(r.timingFunction, progress: p)
       }
+      if leanInPlace && r.lane == .lean && r.endpointMask & 3 == 3 {
+        // From and to, lean numbers (a row sliding in, a spring on a position): read in place,
+        // the same intervals as `_endpoints` gives (its arrays copied per record were a tenth
+        // of a window build, docs/optimisation-log.md entry 70). Lanes past w are never read.
+        let g = pace()
+        let q = numbers.baseAddress! + Int(r.valueRange.start)
+        var out = under
+        for i in 0..<w { out[i] = Interval(q[i]) * (Interval(1) - g) + Interval(q[w + i]) * g }
+        return out
+      }
+      guard let (a, b) = _endpoints(r, under, w) else { return under }
+      let g = pace()
       var out = a
       for i in 0..<w { out[i] = a[i] * (Interval(1) - g) + b[i] * g }
       return out
