@@ -207,9 +207,8 @@ public enum Runner {
         guard let outcome = t.session?.outcome, let recorder = t.hooks as? _Recorder else {
           preconditionFailure("\(t.kind.rawValue) did not finish")
         }
-        let threads = t.kind.consumesFrame ? t.loop.builder.threads : 1
         var m = recorder.measurement(
-          c, kind: t.kind, threads: threads, queries: q, layers: scene.count, outcome: outcome, floors: floors)
+          c, kind: t.kind, threads: t.threads, queries: q, layers: scene.count, outcome: outcome, floors: floors)
         m.cpuClockCostNs = Double(loop.cpuClockCostNs)
         m.memory = MemoryBreakdown(
           modelBytes: modelBytes, compiledSceneBytes: sceneBytes, frameBytes: builders[contestant.builder].bytes,
@@ -266,11 +265,11 @@ final class _Turn {
 
   var isFinished: Bool { session?.isFinished ?? false }
 
-  /// The threads its frames are built on, as its name on the trace and in progress says them
-  /// ("" for a scene strategy, or one thread).
-  var threadsLabel: String {
-    kind.consumesFrame && loop.builder.threads > 1 ? ", \(loop.builder.threads) threads" : ""
-  }
+  /// The threads its frames are built on (1 for a scene strategy, which builds none).
+  var threads: Int { kind.consumesFrame ? loop.builder.threads : 1 }
+
+  /// Its threads as its name on the trace and in progress says them ("" for one).
+  var threadsLabel: String { threads > 1 ? ", \(threads) threads" : "" }
 
   /// Runs up to `frames` frames of its session (made first when needed), with its background
   /// work let go; the frames' allocations are counted, so invariant checks (debug builds) are
@@ -340,7 +339,7 @@ extension Runner {
         // What Callgrind collected of this strategy's frames, in a dump of its own.
         let label =
           "hitbench configuration=\(c.countedConfiguration) strategy=\(kind.rawValue) "
-          + "threads=\(kind.consumesFrame ? turn.loop.builder.threads : 1) queries=\(turn.loop.queries) "
+          + "threads=\(turn.threads) queries=\(turn.loop.queries) "
           + "frames=\((turn.hooks as? _Recorder)?.timings.count ?? 0) phase=\(phase.rawValue) "
           + "jobs=\(hitbench_helper_jobs_take(phase.code))"
         label.withCString { hitbench_callgrind_dump($0) }

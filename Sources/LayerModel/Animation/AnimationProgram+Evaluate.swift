@@ -36,10 +36,9 @@ package final class FrozenAnimationProgram: @unchecked Sendable {
     durations = copy(
       p.records.map { SIMD2($0.timing._iterationDuration(isAnimation: true), $0.timing.activeDuration()) })
     heldProgress = copy(
-      p.records.map { r in
+      zip(p.records, durations).map { r, lengths in
         let t = r.timing
-        let d = t._iterationDuration(isAnimation: true)
-        let total = t.activeDuration()
+        let (d, total) = (lengths.x, lengths.y)
         let start =
           t.fillMode.fillsBackwards
           ? MediaTiming._position(at: t.timeOffset, duration: d, autoreverses: t.autoreverses).progress : .nan

@@ -36,8 +36,7 @@ extension FrozenAnimationProgram {
   /// Whether record k applies at every local time in `times` (inside its active period, or
   /// filling where it is outside).
   func _alwaysActive(_ k: Int, _ times: Interval) -> Bool {
-    let r = records[k]
-    let t = r.timing
+    let t = records[k].timing
     let total = durations[k].y
     guard times.isBounded else { return false }
     let a = (times.lo - t.beginTime) * t.speed
@@ -45,9 +44,9 @@ extension FrozenAnimationProgram {
     guard !a.isNaN, !b.isNaN else { return false }
     let lo = Swift.min(a, b)
     let hi = Swift.max(a, b)
-    let fillsBackwards = t.fillMode == .backwards || t.fillMode == .both
-    let holdsEnd = (t.fillMode == .forwards || t.fillMode == .both) && !r.removedOnCompletion && total.isFinite
-    return (lo >= 0 || fillsBackwards) && (hi < total || holdsEnd)
+    // The fills, as `heldProgress` holds them (NaN: no such fill).
+    let fills = heldProgress[k]
+    return (lo >= 0 || !fills.x.isNaN) && (hi < total || !fills.y.isNaN)
   }
 
   /// The progress (after the iteration rule, before pacing) a record can be at for local times
@@ -84,11 +83,10 @@ extension FrozenAnimationProgram {
       return Interval(Swift.max(q.lo, 0), Swift.min(q.hi, 1))
     }
     // Times outside the active period apply one progress each (as `MediaTiming._activeTime`
-    // evaluates them): before the start a backwards fill holds the position at the offset,
-    // after the end a held end the last iteration's end; without a fill they apply nothing.
-    // (A spring filling backwards before it starts, as rows waiting to slide in, is at its
-    // start, not anywhere on its path.)
-    // (Both computed once per record: `heldProgress`.)
+    // evaluates them, computed once per record: `heldProgress`): before the start a backwards
+    // fill holds the position at the offset, after the end a held end the last iteration's
+    // end; without a fill they apply nothing. (A spring filling backwards before it starts, as
+    // rows waiting to slide in, is at its start, not anywhere on its path.)
     var held: Interval?
     let fills = heldProgress[k]
     if ta.lo < 0 && !fills.x.isNaN { held = Interval(fills.x) }
