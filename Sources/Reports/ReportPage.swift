@@ -90,10 +90,10 @@ public enum ReportPage {
       + "noise (not counted)\(c.missing.isEmpty ? "" : "; \(c.missing.count) results missing")</p>\n"
     out +=
       "<table><tr><th>result</th><th>metric</th><th>base</th><th>new</th><th>change</th>"
-      + "<th>new / base, 95%</th><th>verdict</th></tr>\n"
+      + "<th>interval</th><th>verdict</th></tr>\n"
     for r in c.rows {
       let change = r.change.isFinite ? (r.change > 0 ? "+" : "") + _fixed(r.change * 100) + "%" : "new"
-      let interval = r.ratioInterval.map { $0.formatted() } ?? "-"
+      let interval = r.ratioInterval.map { r.intervalLabel + " " + $0.formatted() } ?? "-"
       let verdict = r.verdict == .same ? "" : r.verdict.rawValue
       out +=
         "<tr><td>\(_html(r.key.description))</td><td>\(r.metric.rawValue)</td>"

@@ -2,13 +2,24 @@ import JSON
 
 /// Two results files compared on every metric the base declares (`hitbench compare`): each
 /// result of the base matched with the new one of the same configuration, each metric judged
-/// against its threshold and, for a time, against the noise both runs measured, so a change
-/// smaller than that is reported as such and not as a regression. The noise comes from blocks
-/// of frames, never from frames taken as independent samples (frames of one run share the
-/// host's state): a mean by the 95% bootstrap interval of new / base over both results' blocks
-/// (`blocks`), a p99 by its two intervals (`frameNsP99Low`, `frameNsP99High`), which must not
-/// overlap. A file without them (one block) falls back to the frames' spread. Nothing is
-/// dropped: a result missing from the new file, or a metric missing from a result, is named.
+/// against its threshold and, for a time, against the noise both sides measured, so a change
+/// smaller than that is reported as such and not as a regression. The noise comes from runs
+/// and their blocks of frames, never from frames taken as independent samples (frames of one
+/// run share the host's state):
+///
+/// - a mean with blocks by new / base from `RunRatios` (each side's runs drawn, then their
+///   blocks); where a configuration holds at least three strategies, relative to the run as a
+///   whole (the median strategy's ratio), which takes out the slow or fast stretch of the host a
+///   run met, so that one strategy's change shows against the others measured beside it (a
+///   change common to all is the run's ratio, printed, and is judged by instructions);
+/// - a p99 by its two 95% intervals (`frameNsP99Low`, `frameNsP99High`), which must not overlap;
+/// - a file without blocks (one block) by the frames' spread.
+///
+/// The means' intervals hold at a family-wise level: a comparison judges many means, and at
+/// 95% each, one in twenty would cross by chance. Their z is Bonferroni's for `familyLevel`
+/// over all of them, so one comparison of two runs of the same binary reports no false
+/// regression of a mean 95% of the time. Nothing is dropped: a result missing from the new
+/// file, or a metric missing from a result, is named.
 public struct ResultComparison: Sendable {
   /// One metric of one matched result.
   public struct Row: Sendable {
@@ -17,9 +28,16 @@ public struct ResultComparison: Sendable {
     public var base: Double
     public var new: Double
     public var verdict: Verdict
-    /// The 95% interval of new / base when the blocks gave one (a mean), or of the two sides'
+    /// The interval the verdict read: of new / base, or relative to the run (`againstRun`),
+    /// at the comparison's family-wise level (a mean with blocks), or of the two sides' 95%
     /// intervals' ratio ends (a p99: new low / base high to new high / base low).
     public var ratioInterval: Interval?
+    /// Whether the mean was judged relative to the run as a whole (`RunRatios`).
+    public var againstRun = false
+    /// The run as a whole, new / base (the median strategy's), where judged against it.
+    public var runRatio: Double?
+    /// What `ratioInterval` is, as printed: "new/base 95%", "vs run 99.94%".
+    public var intervalLabel = ""
     /// The change relative to the base (infinite from 0 to more).
     public var change: Double { base != 0 ? (new - base) / Swift.abs(base) : (new == 0 ? 0 : .infinity) }
   }
@@ -49,6 +67,12 @@ public struct ResultComparison: Sendable {
   /// move is more than noise (about 3 sigma for a mean: a false alarm in a few hundred).
   public static let significance = 3.0
 
+  /// The chance that a comparison of two runs of one binary reports any mean as changed.
+  public static let familyLevel = 0.05
+
+  /// The confidence of each mean's interval (`1 - familyLevel / means judged`).
+  public private(set) var meanLevel = 0.95
+
   /// Compares every result of `base` with `new`'s, on `base`'s thresholds (`relativeOverride`
   /// replaces every time metric's relative part).
   public init(base: ResultsFile, new: ResultsFile, relativeOverride: Double? = nil) throws(ResultsFile.Problem) {
@@ -60,6 +84,11 @@ public struct ResultComparison: Sendable {
     let baseKeys = Set(base.results.map(\.key))
     added = new.results.map(\.key).filter { !baseKeys.contains($0) }
     let metrics = Metric.allCases.filter { limits[$0] != nil }
+    let judged = Self._runRatios(base: base, new: newByKey, metrics: metrics)
+    let means = judged.values.reduce(0) { $0 + $1.count }
+    meanLevel = 1 - Self.familyLevel / Double(Swift.max(means, 1))
+    let z = RunRatios.z(twoSided: 1 - meanLevel)
+    let level = Self.percent(meanLevel)
     for b in base.results {
       guard let n = newByKey[b.key] else {
         missing.append(b.key)
@@ -82,28 +111,170 @@ public struct ResultComparison: Sendable {
           rows.append(Row(key: b.key, metric: metric, base: x, new: y, verdict: .windowsDiffer, ratioInterval: nil))
           continue
         }
-        let interval = Self.ratioInterval(metric, b.value, n)
-        // Slower or faster beyond the noise: the whole interval of new / base above 1 (or
-        // below), or without one the frames' spread.
+        var row = Row(key: b.key, metric: metric, base: x, new: y, verdict: .same, ratioInterval: nil)
+        // The value the verdict weighs against the threshold: new, or with the run's own
+        // stretch of the host taken out, base times the strategy's ratio relative to the run.
+        var judgedNew = y
         let slower: Bool
         let faster: Bool
-        if let interval {
+        if let j = judged[b.key]?[metric] {
+          let interval = j.estimate.interval(z: z)
+          row.ratioInterval = interval
+          row.againstRun = j.host != nil
+          row.runRatio = j.host?.ratio
+          row.intervalLabel = (j.host != nil ? "vs run " : "new/base ") + level
+          if j.host != nil { judgedNew = x * j.estimate.ratio }
           (slower, faster) = (interval.low > 1, interval.high < 1)
         } else {
-          let noise = Self.noise(metric, b.value, n)
-          (slower, faster) = (y - x > noise, x - y > noise)
+          // Without the frames of every block (a p99 of a long run's thinned series, a file of
+          // one block): the sides' intervals or the frames' spread, with the run as a whole
+          // (its means' median ratio) taken out where it is known.
+          let run = judged[b.key]?[.frameNsMean]?.host?.ratio ?? judged[b.key]?[.hitTestNsMean]?.host?.ratio ?? 1
+          judgedNew = y / run
+          row.againstRun = run != 1
+          row.runRatio = run != 1 ? run : nil
+          if let interval = Self.ratioInterval(metric, b.value, n) {
+            row.ratioInterval = Interval(low: interval.low / run, high: interval.high / run)
+            row.intervalLabel = (run != 1 ? "vs run " : "new/base ") + "95%"
+            (slower, faster) = (row.ratioInterval!.low > 1, row.ratioInterval!.high < 1)
+          } else {
+            // Slower or faster beyond the frames' spread.
+            let noise = Self.noise(metric, b.value, n)
+            (slower, faster) = (judgedNew - x > noise, x - judgedNew > noise)
+          }
         }
-        let verdict: Verdict
-        if t.isRegression(base: x, new: y) {
-          verdict = slower ? .regression : .withinNoise
-        } else if metric.isTime || metric.isInstructionCount, x - y > x * t.relative + t.absolute, faster {
-          verdict = .faster
-        } else {
-          verdict = .same
+        if t.isRegression(base: x, new: judgedNew) {
+          row.verdict = slower ? .regression : .withinNoise
+        } else if metric.isTime || metric.isInstructionCount, x - judgedNew > x * t.relative + t.absolute, faster {
+          row.verdict = .faster
         }
-        rows.append(Row(key: b.key, metric: metric, base: x, new: y, verdict: verdict, ratioInterval: interval))
+        rows.append(row)
       }
     }
+  }
+
+  /// A mean's estimate for a verdict: the strategy's ratio, relative to the run where `host`.
+  struct _Judged {
+    var estimate: RunRatios.Estimate
+    var host: RunRatios.Estimate?
+  }
+
+  /// Every mean with blocks on both sides (`Measurement.Block.key`), per result and metric:
+  /// each configuration's strategies estimated together (`RunRatios`), since they shared their
+  /// runs' stretches of the host.
+  static func _runRatios(base: ResultsFile, new: [ResultsFile.Key: JSONValue], metrics: [Metric]) -> [ResultsFile.Key:
+    [Metric: _Judged]]
+  {
+    var out: [ResultsFile.Key: [Metric: _Judged]] = [:]
+    // A configuration's strategies took turns in one run: every field of the key but the
+    // strategy's and the threads (a scene strategy's frames are built on one).
+    let strategy = ResultsFile.keyFields.firstIndex(of: "strategy")!
+    let threads = ResultsFile.keyFields.firstIndex(of: "threads")!
+    var groups: [[String]: [ResultsFile.Result]] = [:]
+    var order: [[String]] = []
+    for r in base.results where new[r.key] != nil {
+      let g = r.key.fields.enumerated().filter { $0.offset != strategy && $0.offset != threads }.map(\.element)
+      if groups[g] == nil { order.append(g) }
+      groups[g, default: []].append(r)
+    }
+    // Every strategy on a side over the same runs (a file without tags is one run).
+    func aligned<B>(_ runs: [[[B]]]) -> [[[B]]] {
+      let count = runs.map(\.count).max() ?? 0
+      return runs.map { $0 + Array(repeating: [], count: count - $0.count) }
+    }
+    for metric in metrics {
+      let blockKey = Measurement.Block.key(of: metric)
+      guard blockKey != nil || metric == .frameNsP99 else { continue }
+      for g in order {
+        let members = groups[g]!
+        let e: RunRatios.Estimates
+        if let blockKey {
+          e = RunRatios.estimate(
+            base: aligned(members.map { _runs($0.value, blockKey) }),
+            new: aligned(members.map { _runs(new[$0.key]!, blockKey) }), statistic: RunRatios.mean)
+        } else {
+          // A p99 from the frames of each block, where both sides kept every frame.
+          let b = members.map { _runFrames($0.value) }
+          let n = members.map { _runFrames(new[$0.key]!) }
+          guard b.allSatisfy({ $0 != nil }), n.allSatisfy({ $0 != nil }) else { continue }
+          e = RunRatios.estimate(
+            base: aligned(b.map { $0! }), new: aligned(n.map { $0! }), statistic: RunRatios.quantile(0.99))
+        }
+        for (i, r) in members.enumerated() {
+          if let relative = e.relative[i], let host = e.host {
+            out[r.key, default: [:]][metric] = _Judged(estimate: relative, host: host)
+          } else if let absolute = e.absolute[i] {
+            out[r.key, default: [:]][metric] = _Judged(estimate: absolute, host: nil)
+          }
+        }
+      }
+    }
+    return out
+  }
+
+  /// A result's frames (its `series` kept with stride 1) in its blocks, by run; nil when the
+  /// series was thinned or does not cover the blocks.
+  static func _runFrames(_ r: JSONValue) -> [[ArraySlice<Double>]]? {
+    guard case .number(1)? = r["series"]?["stride"], case .array(let list)? = r["series"]?["frameNs"],
+      case .array(let blocks)? = r["blocks"]
+    else { return nil }
+    let frames = list.compactMap { if case .number(let d) = $0 { d } else { nil } }
+    guard frames.count == list.count else { return nil }
+    // The series is the runs' frames one run after another; a block's first frame counts from
+    // its run's first.
+    var spans: [(run: Int, first: Int, count: Int)] = []
+    var runFrames: [Int] = []
+    for b in blocks {
+      guard case .number(let f)? = b["firstFrame"], case .number(let c)? = b["frames"], f >= 0, c >= 1,
+        f.rounded() == f, c.rounded() == c, f + c <= Double(frames.count)
+      else { return nil }
+      var run = 0
+      if case .number(let k)? = b["run"], k >= 0, k < 1e6, k.rounded() == k { run = Int(k) }
+      while runFrames.count <= run { runFrames.append(0) }
+      runFrames[run] += Int(c)
+      spans.append((run, Int(f), Int(c)))
+    }
+    guard runFrames.reduce(0, +) == frames.count else { return nil }
+    var offsets = [0]
+    for c in runFrames { offsets.append(offsets.last! + c) }
+    var runs = [[ArraySlice<Double>]](repeating: [], count: runFrames.count)
+    for s in spans {
+      guard s.first + s.count <= runFrames[s.run] else { return nil }
+      let start = offsets[s.run] + s.first
+      runs[s.run].append(frames[start..<(start + s.count)])
+    }
+    return runs
+  }
+
+  /// A result's blocks of one mean by run (`run` tags of a pooled file; else one run).
+  static func _runs(_ r: JSONValue, _ key: String) -> [[RunRatios.Block]] {
+    guard case .array(let list)? = r["blocks"] else { return [] }
+    var runs: [[RunRatios.Block]] = []
+    for b in list {
+      guard case .number(let m)? = b[key], case .number(let f)? = b["frames"], f >= 1, f.rounded() == f else {
+        continue
+      }
+      var run = 0
+      if case .number(let k)? = b["run"], k >= 0, k < 1e6, k.rounded() == k { run = Int(k) }
+      while runs.count <= run { runs.append([]) }
+      runs[run].append((m, Int(f)))
+    }
+    return runs
+  }
+
+  /// A confidence as a percentage with the decimals that show how far it is from 100% ("95%",
+  /// "97.5%", "99.943%"), rounded down.
+  public static func percent(_ level: Double) -> String {
+    let p = level * 100
+    var digits = 0
+    var scale = 1.0
+    // Two significant digits of the distance from 100%.
+    while digits < 6 && (100 - p) * scale < 10 {
+      digits += 1
+      scale *= 10
+    }
+    let v = (p * scale).rounded(.down) / scale
+    return (v == v.rounded() ? String(Int(v)) : String(v)) + "%"
   }
 
   /// Whether two results' instructions were counted with the same window (within 0.5%).

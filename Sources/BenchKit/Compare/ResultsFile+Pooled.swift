@@ -7,7 +7,8 @@ extension ResultsFile {
   /// not (docs/measuring.md). Per result: the blocks concatenated; the series concatenated when
   /// every run kept every frame, and then the frame's summary and its mean and p99 intervals
   /// recomputed from all frames; every other summary's mean, and every other number, weighted
-  /// by frames; the configuration, its thresholds and the first run's meta kept. A
+  /// by frames; each block tagged with its run (`run`, from 0); the configuration, its
+  /// thresholds and the first run's meta kept. A
   /// configuration missing from one of the runs is left out.
   public static func pooled(_ runs: [ResultsFile]) throws(Problem) -> ResultsFile {
     guard var out = runs.first else { throw Problem(description: "nothing to pool") }
@@ -86,8 +87,15 @@ extension ResultsFile {
         // Extremes stay in order around the pooled mean.
         members.append((key, .object(_ordered(pooled))))
       case .array where key == "blocks":
+        // Each block says which run it came from (`compare` draws runs, then their blocks).
         var blocks: [JSONValue] = []
-        for r in results { if case .array(let b)? = r["blocks"] { blocks += b } }
+        for (run, r) in results.enumerated() {
+          guard case .array(let b)? = r["blocks"] else { continue }
+          blocks += b.map { block in
+            guard case .object(let fields) = block else { return block }
+            return .object(fields.filter { $0.0 != "run" } + [("run", .number(Double(run)))])
+          }
+        }
         members.append((key, .array(blocks)))
       case .object where key == "series":
         if let series {

@@ -65,23 +65,39 @@ enum CompareCommand {
     let keyWidth = Swift.min(70, (comparison.rows.map(\.key.description.count).max() ?? 10) + 2)
     Output.out(
       "result".padding(to: keyWidth) + "metric".padding(to: 32) + "base".leftPadded(13) + "new".leftPadded(13)
-        + "change".leftPadded(10) + "  " + "interval".padding(to: 28) + "\n")
+        + "change".leftPadded(10) + "  " + "interval".padding(to: 32) + "\n")
     for r in comparison.rows {
       let pct =
         r.change.isFinite ? "\(r.change > 0 ? "+" : "")\(formatNumber((r.change * 1000).rounded() / 10))%" : "new"
       let verdict = r.verdict == .same ? "" : "  " + r.verdict.rawValue
-      let interval: String = r.ratioInterval.map { "new/base 95% " + $0.formatted() } ?? "-"
+      let interval: String = r.ratioInterval.map { r.intervalLabel + " " + $0.formatted() } ?? "-"
       let numbers: String =
         r.metric.format(r.base).leftPadded(13) + r.metric.format(r.new).leftPadded(13) + pct.leftPadded(10)
       let line: String =
         r.key.description.padding(to: keyWidth) + r.metric.rawValue.padding(to: 32) + numbers + "  "
-        + interval.padding(to: 28) + verdict
+        + interval.padding(to: 32) + verdict
       Output.out(line + "\n")
     }
     for k in comparison.missing { Output.out("\(k): MISSING from \(FileIO.displayName(files[1]))\n") }
     if !comparison.added.isEmpty {
       Output.out("\(comparison.added.count) results only in \(FileIO.displayName(files[1])) (not compared)\n")
     }
+    // Each configuration's run as a whole, where its strategies' means were judged against it.
+    var seen = Set<String>()
+    for r in comparison.rows where r.metric == .frameNsMean {
+      guard let run = r.runRatio else { continue }
+      let configuration = r.key.fields.enumerated().filter {
+        ResultsFile.keyFields.indices.contains($0.offset)
+          && ["strategy", "threads"].contains(ResultsFile.keyFields[$0.offset]) == false
+      }.map(\.element).joined(separator: " ")
+      guard seen.insert(configuration).inserted else { continue }
+      Output.out(
+        "\(configuration): the run as a whole new/base \(formatNumber((run * 1000).rounded() / 1000))x "
+          + "(the median strategy's frameNsMean; the host or shared code: judge it by instructions)\n")
+    }
+    Output.out(
+      "means with blocks judged at \(ResultComparison.percent(comparison.meanLevel)) each: no false regression "
+        + "among them in \(ResultComparison.percent(1 - ResultComparison.familyLevel)) of comparisons\n")
     let regressions = comparison.regressions
     let noisy = comparison.rows.filter { $0.verdict == .withinNoise }.count
     let results = Set(comparison.rows.map(\.key)).count
