@@ -83,12 +83,12 @@ def main():
     v["decision_shared"] = results_decision.decision_table(res["crossover"], SHARED)
     v["decision_words"] = results_decision.decision_words(res["crossover"], budget, res["scenes"])
 
-    # How stable the numbers are: the default suite measured twice, minutes apart, and
-    # scripts/compare-power.sh's trials.
-    again = load(d, "default-again")
-    if again and res["default"]:
+    # How stable the numbers are: the default suite measured twice more (three repetitions
+    # each), and scripts/compare-power.sh's trials.
+    first, again = load(d, "default-repeat-a"), load(d, "default-repeat-b")
+    if first and again:
         changes, apart = [], 0
-        for r in res["default"]:
+        for r in first["results"]:
             o = find(again["results"], strategy=r["strategy"], queriesPerFrame=r["queriesPerFrame"])
             if not o:
                 continue
@@ -97,19 +97,23 @@ def main():
             if a and b and (a[1] < b[0] or b[1] < a[0]):
                 apart += 1
         changes.sort(key=lambda c: abs(c[0]))
-        flips = sum(1 for t1 in docs["default"].get("targets", []) for t2 in again.get("targets", [])
+        flips = sum(1 for t1 in first.get("targets", []) for t2 in again.get("targets", [])
                     if t1["name"] == t2["name"] and {t1["status"], t2["status"]} == {"met", "missed"})
+        undecided = sum(1 for t in first.get("targets", []) + again.get("targets", []) if t["status"] == "undecided")
         cp = os.path.join(d, "default-compare.txt")
-        verdict = open(cp).read().strip().splitlines()[-1] if os.path.exists(cp) else "(compare not run)"
+        lines = open(cp).read().strip().splitlines() if os.path.exists(cp) else []
+        verdict = next((line for line in reversed(lines) if " metrics compared, " in line), "(compare not run)")
         v["stability"] = (
-            f"The `default` suite measured again minutes later (`data/results/default-again.json`), "
-            f"{len(changes)} results: the mean frame moved by {fmt(abs(changes[len(changes) // 2][0]))}% at the median "
+            f"The `default` suite measured twice more, minutes apart, each `--repeat 3` "
+            f"(`data/results/default-repeat-a.json`, `-b.json`), {len(changes)} results: the mean frame moved by "
+            f"{fmt(abs(changes[len(changes) // 2][0]))}% at the median "
             f"and by {fmt(abs(changes[-1][0]))}% at most ({changes[-1][1]}, "
             f"{'slower' if changes[-1][0] > 0 else 'faster'} the second time); {apart} of {len(changes)} results' 95% "
-            f"intervals do not overlap between the two runs, and {flips} target verdicts flip between met and "
-            f"missed. `hitbench compare` of the two: {verdict}.")
+            f"intervals do not overlap between the two runs, {flips} target verdicts flip between met and "
+            f"missed ({undecided} undecided in the two). `hitbench compare` of the two "
+            f"(`data/results/default-compare.txt`): {verdict}.")
     else:
-        v["stability"] = "(the default suite was measured once: scripts/results.sh measures it twice)"
+        v["stability"] = "(the default suite was not measured again: scripts/results.sh measures it twice more)"
     pp = os.path.join("data", "compare-power", "summary.txt")
     v["compare_power"] = ("```\n" + open(pp).read().strip() + "\n```" if os.path.exists(pp)
                           else "(not measured: `bash scripts/compare-power.sh` writes data/compare-power/)")

@@ -52,12 +52,16 @@ if [ "$mode" != "--render" ]; then
     echo "$suite,$(( $(date +%s) - start ))" >> "$out/suite-seconds.csv.tmp"
   done
   if [ "$mode" != "--asan" ]; then
-    # The headline suite again, minutes later: how far the same commit's numbers move on this
-    # host (RESULTS.md's stability section compares the two).
-    echo "results: suite default, again" >&2
-    "$bin" run --suite default --format json --output "$out/default-again.json"
+    # The headline suite twice more, three repetitions each: how far the same commit's numbers
+    # move on this host, and whether compare cries wolf between them (RESULTS.md's stability
+    # section compares the two).
+    for side in a b; do
+      echo "results: suite default, --repeat 3 ($side)" >&2
+      "$bin" run --suite default --repeat 3 --format json --output "$out/default-repeat-$side.json"
+    done
+    rm -f "$out/default-again.json"
     # compare exits 1 when it reports a regression: that is the figure, not a failure.
-    "$bin" compare "$out/default.json" "$out/default-again.json" > "$out/default-compare.txt" || true
+    "$bin" compare "$out/default-repeat-a.json" "$out/default-repeat-b.json" > "$out/default-compare.txt" || true
   fi
   { echo "suite,seconds"; cat "$out/suite-seconds.csv.tmp"; } > "$out/suite-seconds.csv"
   rm -f "$out/suite-seconds.csv.tmp"

@@ -12,6 +12,13 @@ import Testing
   @Test func knownQuantiles() {
     #expect(Swift.abs(RunRatios.z(twoSided: 0.05) - 1.959_963_985) < 1e-8)
     #expect(Swift.abs(RunRatios.z(twoSided: 0.001) - 3.290_526_731) < 1e-8)
+    // Student's t, from tables: a few blocks widen the interval far beyond the normal's.
+    for (alpha, freedom, t) in [
+      (0.05, 1, 12.706_205), (0.05, 10, 2.228_139), (0.01, 5, 4.032_143), (0.001, 30, 3.646_0),
+    ] {
+      #expect(Swift.abs(RunRatios.t(twoSided: alpha, freedom: freedom) - t) < 1e-4 * t, "\(alpha), \(freedom)")
+    }
+    #expect(Swift.abs(RunRatios.t(twoSided: 0.05, freedom: 5000) - RunRatios.z(twoSided: 0.05)) < 1e-9)
   }
 
   /// Every strategy of the new runs 20% slower together (a slower stretch of the host): each

@@ -297,10 +297,11 @@ import Testing
     }
   }
 
-  /// With blocks, a mean is judged by the interval of new / base over both sides' blocks, not
-  /// by the frames' spread: a 10% slowdown whose blocks spread as much is within noise however
-  /// small the frames' standard deviation (the old rule would call it a regression), and one
-  /// whose blocks are tight is a regression however large the frames' standard deviation.
+  /// With blocks, a mean is judged by the interval of new / base over both sides' blocks (and,
+  /// a side being one run, a process's own spread), not by the frames' spread: a 10% slowdown
+  /// whose blocks spread as much is within noise however small the frames' standard deviation
+  /// (the old rule would call it a regression), and a 30% one whose blocks are tight is a
+  /// regression however large the frames' standard deviation.
   @Test func compareJudgesMeansByBlocks() throws {
     let spread: [Double] = [800, 1200, 900, 1100, 1000, 700, 1300, 1000]
     let tight: [Double] = [995, 1005, 1000, 998, 1002, 1000, 1001, 999]
@@ -308,7 +309,7 @@ import Testing
     let new = try resultsFile("blocks-new.json", [("grid", 1100, 10, 0)], blocks: ["grid": spread.map { $0 * 1.1 }])
     let tightBase = try resultsFile("tight-base.json", [("grid", 1000, 500, 0)], blocks: ["grid": tight])
     let tightNew = try resultsFile(
-      "tight-new.json", [("grid", 1100, 500, 0)], blocks: ["grid": tight.map { $0 * 1.1 }])
+      "tight-new.json", [("grid", 1300, 500, 0)], blocks: ["grid": tight.map { $0 * 1.3 }])
     defer { for p in [base, new, tightBase, tightNew] { try? FileManager.default.removeItem(atPath: p) } }
     let noisy = try hitbench(["compare", base, new])
     #expect(noisy.status == 0 && noisy.stdout.contains("within noise"), "\(noisy.stdout)")

@@ -15,11 +15,12 @@ import JSON
 /// - a p99 by its two 95% intervals (`frameNsP99Low`, `frameNsP99High`), which must not overlap;
 /// - a file without blocks (one block) by the frames' spread.
 ///
-/// The means' intervals hold at a family-wise level: a comparison judges many means, and at
-/// 95% each, one in twenty would cross by chance. Their z is Bonferroni's for `familyLevel`
-/// over all of them, so one comparison of two runs of the same binary reports no false
-/// regression of a mean 95% of the time. Nothing is dropped: a result missing from the new
-/// file, or a metric missing from a result, is named.
+/// The intervals hold at a family-wise level: a comparison judges many means and p99s, and at
+/// 95% each, one in twenty would cross by chance. Each is at Bonferroni's level for
+/// `familyLevel` over all of them, from Student's t with its blocks' degrees of freedom, and a
+/// side of one run adds `processSpread`, so one comparison of two runs of the same binary
+/// reports no false regression 95% of the time. Nothing is dropped: a result missing from the
+/// new file, or a metric missing from a result, is named.
 public struct ResultComparison: Sendable {
   /// One metric of one matched result.
   public struct Row: Sendable {
@@ -70,6 +71,14 @@ public struct ResultComparison: Sendable {
   /// The chance that a comparison of two runs of one binary reports any mean as changed.
   public static let familyLevel = 0.05
 
+  /// One process's own spread of a strategy's time against its run (standard deviation of the
+  /// log), which a side of one run cannot show: eight runs of app 10k (tree-walk, grid,
+  /// window-grid, Q = 100, 300 frames) put a strategy's mean against the others' of its run
+  /// 1.7-5.1% apart from one process to the next, and two runs of the default suite put
+  /// flat-tree's update + queries 11% apart, steady over each run's three repetitions
+  /// (docs/measuring.md). Added where a side is one run.
+  public static let processSpread = 0.04
+
   /// The confidence of each mean's interval (`1 - familyLevel / means judged`).
   public private(set) var meanLevel = 0.95
 
@@ -87,7 +96,6 @@ public struct ResultComparison: Sendable {
     let judged = Self._runRatios(base: base, new: newByKey, metrics: metrics)
     let means = judged.values.reduce(0) { $0 + $1.count }
     meanLevel = 1 - Self.familyLevel / Double(Swift.max(means, 1))
-    let z = RunRatios.z(twoSided: 1 - meanLevel)
     let level = Self.percent(meanLevel)
     for b in base.results {
       guard let n = newByKey[b.key] else {
@@ -118,7 +126,7 @@ public struct ResultComparison: Sendable {
         let slower: Bool
         let faster: Bool
         if let j = judged[b.key]?[metric] {
-          let interval = j.estimate.interval(z: z)
+          let interval = j.estimate.interval(twoSided: 1 - meanLevel)
           row.ratioInterval = interval
           row.againstRun = j.host != nil
           row.runRatio = j.host?.ratio
@@ -191,14 +199,16 @@ public struct ResultComparison: Sendable {
         if let blockKey {
           e = RunRatios.estimate(
             base: aligned(members.map { _runs($0.value, blockKey) }),
-            new: aligned(members.map { _runs(new[$0.key]!, blockKey) }), statistic: RunRatios.mean)
+            new: aligned(members.map { _runs(new[$0.key]!, blockKey) }), processSpread: processSpread,
+            statistic: RunRatios.mean)
         } else {
           // A p99 from the frames of each block, where both sides kept every frame.
           let b = members.map { _runFrames($0.value) }
           let n = members.map { _runFrames(new[$0.key]!) }
           guard b.allSatisfy({ $0 != nil }), n.allSatisfy({ $0 != nil }) else { continue }
           e = RunRatios.estimate(
-            base: aligned(b.map { $0! }), new: aligned(n.map { $0! }), statistic: RunRatios.quantile(0.99))
+            base: aligned(b.map { $0! }), new: aligned(n.map { $0! }), processSpread: processSpread,
+            statistic: RunRatios.quantile(0.99))
         }
         for (i, r) in members.enumerated() {
           if let relative = e.relative[i], let host = e.host {

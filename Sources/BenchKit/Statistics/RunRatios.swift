@@ -30,10 +30,14 @@ public enum RunRatios {
   public struct Estimate: Sendable, Equatable {
     public var log: Double
     public var sd: Double
+    /// The degrees of freedom `sd` rests on: the blocks of both sides less one each (a few
+    /// blocks estimate a spread poorly, and the interval widens as Student's t does).
+    public var freedom: Int
 
-    public init(log: Double, sd: Double) {
+    public init(log: Double, sd: Double, freedom: Int = .max) {
       self.log = log
       self.sd = sd
+      self.freedom = freedom
     }
 
     /// The ratio's interval at z standard deviations each side (a normal interval of the log,
@@ -41,6 +45,11 @@ public enum RunRatios {
     /// thousand resamples cannot).
     public func interval(z: Double) -> Interval {
       Interval(low: Foundation.exp(log - z * sd), high: Foundation.exp(log + z * sd))
+    }
+
+    /// The ratio's interval at two-sided level `alpha`, from Student's t with `freedom`.
+    public func interval(twoSided alpha: Double) -> Interval {
+      interval(z: RunRatios.t(twoSided: alpha, freedom: freedom))
     }
 
     public var ratio: Double { Foundation.exp(log) }
@@ -62,8 +71,12 @@ public enum RunRatios {
   /// `base[s][r]` and `new[s][r]`: strategy s's blocks in run r of each side (every strategy
   /// has the same runs on a side), and the statistic of a strategy's blocks (`mean`, or a
   /// quantile of the blocks' frames).
+  ///
+  /// `processSpread` is one process's own standard deviation (of the log), added for each side
+  /// measured by a single run, where the runs' draw cannot see it: a process keeps its memory
+  /// layout and what it met of the host for all its repetitions.
   public static func estimate<B>(
-    base: [[[B]]], new: [[[B]]], seed: UInt64 = 1, statistic: ([B]) -> Double
+    base: [[[B]]], new: [[[B]]], seed: UInt64 = 1, processSpread: Double = 0, statistic: ([B]) -> Double
   ) -> Estimates {
     let count = base.count
     precondition(new.count == count, "RunRatios: the sides hold different strategies")
@@ -118,16 +131,21 @@ public enum RunRatios {
       }
       if r.host.isFinite { host.append(r.host) }
     }
-    func estimate(_ log: Double, _ samples: [Double]) -> Estimate? {
+    let unseen = Double([base, new].filter { $0[members[0]].count < 2 }.count) * processSpread * processSpread
+    func blocks(_ s: Int) -> Int { base[s].reduce(0) { $0 + $1.count } + new[s].reduce(0) { $0 + $1.count } - 2 }
+    func estimate(_ log: Double, _ samples: [Double], freedom: Int) -> Estimate? {
       guard log.isFinite, samples.count == resamples else { return nil }
       let mean = samples.reduce(0, +) / Double(samples.count)
       let variance = samples.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(samples.count - 1)
-      return Estimate(log: log, sd: variance.squareRoot())
+      return Estimate(log: log, sd: (variance + unseen).squareRoot(), freedom: Swift.max(freedom, 1))
     }
+    let fewest = members.map(blocks).min()!
     return Estimates(
-      absolute: (0..<count).map { valid[$0] ? estimate(point.absolute[$0], absolute[$0]) : nil },
-      relative: (0..<count).map { valid[$0] ? estimate(point.absolute[$0] - point.host, relative[$0]) : nil },
-      host: estimate(point.host, host))
+      absolute: (0..<count).map { valid[$0] ? estimate(point.absolute[$0], absolute[$0], freedom: blocks($0)) : nil },
+      relative: (0..<count).map {
+        valid[$0] ? estimate(point.absolute[$0] - point.host, relative[$0], freedom: blocks($0)) : nil
+      },
+      host: estimate(point.host, host, freedom: fewest))
   }
 
   /// The frame-weighted mean of blocks.
@@ -144,6 +162,65 @@ public enum RunRatios {
   /// The q-quantile of the blocks' frames together (`Summary.percentile`).
   public static func quantile(_ q: Double) -> ([ArraySlice<Double>]) -> Double {
     { blocks in Summary.percentile(blocks.flatMap { $0 }.sorted(), q) }
+  }
+
+  /// Student's t quantile with P(|T| > t) = `alpha` for `freedom` degrees of freedom (the
+  /// normal's beyond a thousand), by bisection on the tail, which is the regularised
+  /// incomplete beta function I(freedom / (freedom + t^2); freedom / 2, 1 / 2).
+  public static func t(twoSided alpha: Double, freedom: Int) -> Double {
+    precondition(alpha > 0 && alpha < 1 && freedom >= 1, "RunRatios.t: alpha \(alpha), freedom \(freedom)")
+    guard freedom <= 1000 else { return z(twoSided: alpha) }
+    let v = Double(freedom)
+    var lo = 0.0
+    var hi = 1.0
+    while _incompleteBeta(v / (v + hi * hi), v / 2, 0.5) > alpha { hi *= 2 }
+    for _ in 0..<200 {
+      let mid = (lo + hi) / 2
+      if _incompleteBeta(v / (v + mid * mid), v / 2, 0.5) > alpha { lo = mid } else { hi = mid }
+    }
+    return (lo + hi) / 2
+  }
+
+  /// The regularised incomplete beta function I_x(a, b), by its continued fraction (Lentz's
+  /// method), taken directly or through I_x(a, b) = 1 - I_{1-x}(b, a), whichever converges.
+  static func _incompleteBeta(_ x: Double, _ a: Double, _ b: Double) -> Double {
+    guard x > 0 else { return 0 }
+    guard x < 1 else { return 1 }
+    let gammas: Double = Foundation.lgamma(a + b) - Foundation.lgamma(a) - Foundation.lgamma(b)
+    let powers: Double = a * Foundation.log(x) + b * Foundation.log(1 - x)
+    let front = Foundation.exp(gammas + powers)
+    if x < (a + 1) / (a + b + 2) { return front * _betaFraction(x, a, b) / a }
+    return 1 - front * _betaFraction(1 - x, b, a) / b
+  }
+
+  static func _betaFraction(_ x: Double, _ a: Double, _ b: Double) -> Double {
+    let tiny = 1e-300
+    var c = 1.0
+    var d = 1 - (a + b) * x / (a + 1)
+    if Swift.abs(d) < tiny { d = tiny }
+    d = 1 / d
+    var h = d
+    for m in 1...500 {
+      let k = Double(m)
+      // The even step, then the odd one.
+      var step = k * (b - k) * x / ((a + 2 * k - 1) * (a + 2 * k))
+      d = 1 + step * d
+      if Swift.abs(d) < tiny { d = tiny }
+      c = 1 + step / c
+      if Swift.abs(c) < tiny { c = tiny }
+      d = 1 / d
+      h *= d * c
+      step = -(a + k) * (a + b + k) * x / ((a + 2 * k) * (a + 2 * k + 1))
+      d = 1 + step * d
+      if Swift.abs(d) < tiny { d = tiny }
+      c = 1 + step / c
+      if Swift.abs(c) < tiny { c = tiny }
+      d = 1 / d
+      let delta = d * c
+      h *= delta
+      if Swift.abs(delta - 1) < 1e-15 { break }
+    }
+    return h
   }
 
   /// The two-sided normal quantile z with P(|Z| > z) = `alpha` (1.96 for 0.05), by bisection
