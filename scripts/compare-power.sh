@@ -6,7 +6,7 @@
 #   A/A:   TRIALS comparisons of one binary and command against itself (app 10k, every own
 #          strategy, Q = 1 and 100, 20 frames a run after 5 of warm-up): a trial is clean when compare reports no
 #          regression (exit 0).
-#   power: TRIALS comparisons (app 10k, tree-walk, grid and window-grid, Q = 100), the B runs
+#   power: TRIALS comparisons (app 10k, tree-walk, grid and window-grid, Q = 100, 60 frames), the B runs
 #          with grid's queries slowed by a tenth of grid's mean frame (--inject-query-delay-ns,
 #          measured from a first run): a trial detects the slowdown when compare reports
 #          grid's frameNsMean or hitTestNsMean (its update + queries, where the delay is) as a
@@ -32,7 +32,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out"
 aa=(--scene app --layers 10000 --strategy all --queries 1,100 --frames 20 --warmup 5)
-power=(--scene app --layers 10000 --strategy tree-walk,grid,window-grid --queries 100 --frames 30 --warmup 10)
+power=(--scene app --layers 10000 --strategy tree-walk,grid,window-grid --queries 100 --frames 60 --warmup 10)
 
 echo "kind,trial,regressions,detected,frame" >"$tmp/trials.csv"
 # The number of regressions compare reports between two files (its summary line).
