@@ -327,8 +327,9 @@ import Testing
     let names = ["grid", "tree-walk", "flat-scan"]
     func file(_ name: String, _ factor: [String: Double]) throws -> String {
       try resultsFile(
-        name, names.map { ($0, 1000 * factor[$0]!, 10, 0) },
-        blocks: Dictionary(uniqueKeysWithValues: names.map { n in (n, tight.map { $0 * factor[n]! }) }))
+        name, names.map { ($0, 1000 * factor[$0]!, 10, 61.5) },
+        blocks: Dictionary(uniqueKeysWithValues: names.map { n in (n, tight.map { $0 * factor[n]! }) }),
+        instructions: Dictionary(uniqueKeysWithValues: names.map { ($0, (1_000_000, 50)) }))
     }
     let one = Dictionary(uniqueKeysWithValues: names.map { ($0, 1.0) })
     let slower = one.mapValues { $0 * 1.2 }
@@ -343,6 +344,12 @@ import Testing
     defer { for p in [a1, a2, b1, b2, p1, p2] { try? FileManager.default.removeItem(atPath: p) } }
     let host = try hitbench(["compare", a1 + "," + a2, b1 + "," + b2])
     #expect(host.status == 0 && host.stdout.contains("0 regressions"), "\(host.stdout)")
+    // Counts do not move with the host: the same allocations and instructions are the same.
+    #expect(
+      !host.stdout.split(separator: "\n").contains {
+        ($0.contains("allocationsPerFrame") || $0.contains("instructions"))
+          && ($0.contains("REGRESSION") || $0.contains("faster"))
+      }, "\(host.stdout)")
     #expect(host.stdout.contains("the run as a whole new/base 1.2x"), "\(host.stdout)")
     let slowed = try hitbench(["compare", a1 + "," + a2, p1 + "," + p2])
     #expect(slowed.status == 1, "\(slowed.stdout)")

@@ -79,7 +79,7 @@ public struct ResultComparison: Sendable {
   /// (docs/measuring.md). Added where a side is one run.
   public static let processSpread = 0.04
 
-  /// The confidence of each mean's interval (`1 - familyLevel / means judged`).
+  /// The confidence of each interval judged by `RunRatios` (`1 - familyLevel / their number`).
   public private(set) var meanLevel = 0.95
 
   /// Compares every result of `base` with `new`'s, on `base`'s thresholds (`relativeOverride`
@@ -136,8 +136,10 @@ public struct ResultComparison: Sendable {
         } else {
           // Without the frames of every block (a p99 of a long run's thinned series, a file of
           // one block): the sides' intervals or the frames' spread, with the run as a whole
-          // (its means' median ratio) taken out where it is known.
-          let run = judged[b.key]?[.frameNsMean]?.host?.ratio ?? judged[b.key]?[.hitTestNsMean]?.host?.ratio ?? 1
+          // (its means' median ratio) taken out of a time where it is known. Counts
+          // (instructions, allocations) do not move with the host.
+          let host = judged[b.key]?[.frameNsMean]?.host?.ratio ?? judged[b.key]?[.hitTestNsMean]?.host?.ratio
+          let run = metric.isTime ? host ?? 1 : 1
           judgedNew = y / run
           row.againstRun = run != 1
           row.runRatio = run != 1 ? run : nil

@@ -96,7 +96,7 @@ enum CompareCommand {
           + "(the median strategy's frameNsMean; the host or shared code: judge it by instructions)\n")
     }
     Output.out(
-      "means with blocks judged at \(ResultComparison.percent(comparison.meanLevel)) each: no false regression "
+      "means and p99s with blocks judged at \(ResultComparison.percent(comparison.meanLevel)) each: no false regression "
         + "among them in \(ResultComparison.percent(1 - ResultComparison.familyLevel)) of comparisons\n")
     let regressions = comparison.regressions
     let noisy = comparison.rows.filter { $0.verdict == .withinNoise }.count
