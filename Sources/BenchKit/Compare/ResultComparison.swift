@@ -241,7 +241,7 @@ public struct ResultComparison: Sendable {
         f.rounded() == f, c.rounded() == c, f + c <= Double(frames.count)
       else { return nil }
       var run = 0
-      if case .number(let k)? = b["run"], k >= 0, k < 1e6, k.rounded() == k { run = Int(k) }
+      if case .number(let k)? = b["run"], k >= 0, k < Double(blocks.count), k.rounded() == k { run = Int(k) }
       while runFrames.count <= run { runFrames.append(0) }
       runFrames[run] += Int(c)
       spans.append((run, Int(f), Int(c)))
@@ -266,8 +266,10 @@ public struct ResultComparison: Sendable {
       guard case .number(let m)? = b[key], case .number(let f)? = b["frames"], f >= 1, f.rounded() == f else {
         continue
       }
+      // A run's tag below the block count (a pooled file's runs each hold blocks): a larger
+      // one would have the bootstrap draw a million empty runs.
       var run = 0
-      if case .number(let k)? = b["run"], k >= 0, k < 1e6, k.rounded() == k { run = Int(k) }
+      if case .number(let k)? = b["run"], k >= 0, k < Double(list.count), k.rounded() == k { run = Int(k) }
       while runs.count <= run { runs.append([]) }
       runs[run].append((m, Int(f)))
     }
