@@ -18,7 +18,7 @@ import JSON
 /// The intervals hold at a family-wise level: a comparison judges many means and p99s, and at
 /// 95% each, one in twenty would cross by chance. Each is at Bonferroni's level for
 /// `familyLevel` over all of them, from Student's t with its blocks' degrees of freedom, and a
-/// side of one run adds `processSpread`, so one comparison of two runs of the same binary
+/// side of one run adds a process's own spread (`RunSpread.process`), so one comparison of two runs of the same binary
 /// reports no false regression 95% of the time. Nothing is dropped: a result missing from the
 /// new file, or a metric missing from a result, is named.
 public struct ResultComparison: Sendable {
@@ -70,14 +70,6 @@ public struct ResultComparison: Sendable {
 
   /// The chance that a comparison of two runs of one binary reports any mean as changed.
   public static let familyLevel = 0.05
-
-  /// One process's own spread of a strategy's time against its run (standard deviation of the
-  /// log), which a side of one run cannot show: eight runs of app 10k (tree-walk, grid,
-  /// window-grid, Q = 100, 300 frames) put a strategy's mean against the others' of its run
-  /// 1.7-5.1% apart from one process to the next, and two runs of the default suite put
-  /// flat-tree's update + queries 11% apart, steady over each run's three repetitions
-  /// (docs/measuring.md). Added where a side is one run.
-  public static let processSpread = 0.04
 
   /// The confidence of each interval judged by `RunRatios` (`1 - familyLevel / their number`).
   public private(set) var meanLevel = 0.95
@@ -201,7 +193,7 @@ public struct ResultComparison: Sendable {
         if let blockKey {
           e = RunRatios.estimate(
             base: aligned(members.map { _runs($0.value, blockKey) }),
-            new: aligned(members.map { _runs(new[$0.key]!, blockKey) }), processSpread: processSpread,
+            new: aligned(members.map { _runs(new[$0.key]!, blockKey) }), processSpread: RunSpread.process,
             statistic: RunRatios.mean)
         } else {
           // A p99 from the frames of each block, where both sides kept every frame.
@@ -209,7 +201,7 @@ public struct ResultComparison: Sendable {
           let n = members.map { _runFrames(new[$0.key]!) }
           guard b.allSatisfy({ $0 != nil }), n.allSatisfy({ $0 != nil }) else { continue }
           e = RunRatios.estimate(
-            base: aligned(b.map { $0! }), new: aligned(n.map { $0! }), processSpread: processSpread,
+            base: aligned(b.map { $0! }), new: aligned(n.map { $0! }), processSpread: RunSpread.process,
             statistic: RunRatios.quantile(0.99))
         }
         for (i, r) in members.enumerated() {

@@ -21,6 +21,7 @@ extension RunReport {
       ("queriesPerFrame", .number(Double(m.queriesPerFrame))), ("workload", .string(m.workload)),
       ("semantics", .string(m.semantics)), ("tree", .string(m.tree)), ("frames", .number(Double(m.frames))),
       ("pacing", .string(m.pacing)), ("interleaved", .bool(m.interleaved)),
+      ("turns", .number(Double(m.turns))),
       ("repeats", .number(Double(m.repeats))),
       ("threads", .number(Double(m.threads))),
       ("frameNs", summary(m.frameNs)), ("hitTestNs", summary(m.hitTestNs)),

@@ -18,3 +18,10 @@ extension Measurement {
       tree: tree, threads: threads, pacing: pacing)
   }
 }
+
+extension Measurement {
+  /// Whether this result and `other` were measured in turns with each other (`turns`): then a
+  /// slow stretch of the host met both, and their ratio does not carry it
+  /// (`RunSpread.Exposure.sameTurns`).
+  public func tookTurns(with other: Measurement) -> Bool { turns != 0 && turns == other.turns }
+}

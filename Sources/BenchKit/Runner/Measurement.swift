@@ -23,6 +23,10 @@ public struct Measurement: Sendable {
   public var threads: Int
   /// Whether the strategies took turns in blocks of frames (`RunConfiguration.interleave`).
   public var interleaved = false
+  /// Which turns it took in its process: results with the same non-zero value were measured in
+  /// turns with each other (one configuration and Q, interleaved); 0 when it ran alone in
+  /// sequence. The monotonic clock's reading when those turns began.
+  public var turns: UInt64 = 0
   /// How many repetitions its frames came from (`RunConfiguration.repeats`).
   public var repeats = 1
   /// The measured frames' blocks, in order (one block for a run that was not interleaved).

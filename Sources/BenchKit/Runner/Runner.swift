@@ -189,6 +189,7 @@ public enum Runner {
       // the last repetition's turns give the outcome.
       let recorders = contestants.map { _ in _recorder(c, loop: loop, layers: scene.count, reference: reference) }
       var turns: [_Turn] = []
+      let turnsBegan = c.interleave ? Swift.max(Clocks.monotonicNanoseconds(), 1) : 0
       for repetition in 0..<Swift.max(c.repeats, 1) {
         turns = zip(contestants, recorders).map { contestant, recorder in
           var mine = loop
@@ -210,6 +211,7 @@ public enum Runner {
         var m = recorder.measurement(
           c, kind: t.kind, threads: t.threads, queries: q, layers: scene.count, outcome: outcome, floors: floors)
         m.cpuClockCostNs = Double(loop.cpuClockCostNs)
+        m.turns = turnsBegan
         m.memory = MemoryBreakdown(
           modelBytes: modelBytes, compiledSceneBytes: sceneBytes, frameBytes: builders[contestant.builder].bytes,
           strategyBytes: outcome.strategyBytes)

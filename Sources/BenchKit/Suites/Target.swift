@@ -54,10 +54,34 @@ public struct TargetVerdict: Sendable, Equatable {
   }
 }
 
-/// An interval as a verdict states it, after the value ("; 95% 1.8-2.3x").
+/// An interval as a verdict states it, after the value (" [95% 1.8x-2.3x across runs]"): a
+/// target's interval is the run's own widened by what one run cannot see of the next
+/// (`RunSpread.acrossRuns`).
 func _formatInterval(_ i: Interval?, _ format: (Double) -> String) -> String {
   guard let i else { return "" }
-  return " [95% \(format(i.low))-\(format(i.high))]"
+  return " [95% \(format(i.low))-\(format(i.high)) across runs]"
+}
+
+extension Metric {
+  /// How a verdict on this metric's value against a fixed limit is exposed to the spread
+  /// between runs: a time moves with the host, a count does not.
+  var _absoluteExposure: RunSpread.Exposure { isTime ? .absolute : .none }
+
+  /// How a ratio of this metric between two results is exposed: only their own processes'
+  /// spreads when they took turns, the host's too when they ran at different moments.
+  func _ratioExposure(_ a: Measurement, _ b: Measurement) -> RunSpread.Exposure {
+    guard isTime else { return .none }
+    return a.tookTurns(with: b) ? .sameTurns : .separateTurns
+  }
+
+  /// A result's 95% interval of this metric across runs.
+  func _acrossRuns(_ m: Measurement) -> Interval? { RunSpread.acrossRuns(value(m), interval(m), _absoluteExposure) }
+
+  /// The 95% interval across runs of `slow`'s value over `fast`'s.
+  func _ratioAcrossRuns(_ slow: Measurement, over fast: Measurement) -> Interval? {
+    let ratio = value(slow) / Swift.max(value(fast), 1e-9)
+    return RunSpread.acrossRuns(ratio, ratioInterval(slow, over: fast), _ratioExposure(slow, fast))
+  }
 }
 
 /// Picks results out of a run: by scene, size, Q, workload, animated fraction, strategy name
@@ -136,7 +160,7 @@ extension Target {
       guard let f = fast.best(in: results, by: metric) else { return .missing(fast.label) }
       guard let s = slow.best(in: results, by: metric) else { return .missing(slow.label) }
       let ratio = metric.value(s) / metric.value(f)
-      let interval = metric.ratioInterval(s, over: f)
+      let interval = metric._ratioAcrossRuns(s, over: f)
       return TargetVerdict(
         TargetVerdict.status(ratio, interval) { $0 >= factor },
         "\(f.strategy) \(metric.describe(f)) against \(s.strategy) \(metric.describe(s)): "
@@ -150,7 +174,7 @@ extension Target {
     Target(name) { results in
       guard let m = query.best(in: results, by: metric) else { return .missing(query.label) }
       let v = metric.value(m)
-      let interval = metric.interval(m)
+      let interval = metric._acrossRuns(m)
       return TargetVerdict(
         TargetVerdict.status(v, interval) { $0 <= limit },
         "\(m.strategy): \(metric.describe(m))\(_formatInterval(interval, metric.format)) (limit \(metric.format(limit)))"
@@ -160,7 +184,7 @@ extension Target {
 
   /// Every result matching `query` has `metric` at most `limit` (for example no allocation).
   public static func everyAtMost(_ name: String, _ query: ResultQuery, _ metric: Metric, _ limit: Double) -> Target {
-    _every(name, query, metric.value, interval: metric.interval, largestIsWorst: true, meets: { $0 <= limit }) {
+    _every(name, query, metric.value, interval: metric._acrossRuns, largestIsWorst: true, meets: { $0 <= limit }) {
       _, all, worst, interval in
       "\(_worst(worst)): \(metric.describe(worst))\(_formatInterval(interval, metric.format)) over \(all) results "
         + "(limit \(metric.format(limit)))"
@@ -170,7 +194,7 @@ extension Target {
   /// Every result matching `query` has `metric` at least `limit` (a run long enough to hold
   /// three windows).
   public static func everyAtLeast(_ name: String, _ query: ResultQuery, _ metric: Metric, _ limit: Double) -> Target {
-    _every(name, query, metric.value, interval: metric.interval, largestIsWorst: false, meets: { $0 >= limit }) {
+    _every(name, query, metric.value, interval: metric._acrossRuns, largestIsWorst: false, meets: { $0 >= limit }) {
       v, all, worst, interval in
       "\(_worst(worst)): \(metric.format(v))\(_formatInterval(interval, metric.format)) over \(all) results "
         + "(at least \(metric.format(limit)))"
@@ -183,8 +207,12 @@ extension Target {
     _ name: String, _ query: ResultQuery, _ metric: Metric, atMost factor: Double, of reference: Metric
   ) -> Target {
     let ratio: @Sendable (Measurement) -> Double = { metric.value($0) / Swift.max(reference.value($0), 1e-9) }
+    // Two statistics of one result: the host's stretch met both; the process's own spread stays.
+    let exposure: RunSpread.Exposure = metric.isTime && reference.isTime ? .withinResult : .none
     return _every(
-      name, query, ratio, interval: { metric.ratioInterval($0, to: reference) }, largestIsWorst: true,
+      name, query, ratio,
+      interval: { RunSpread.acrossRuns(ratio($0), metric.ratioInterval($0, to: reference), exposure) },
+      largestIsWorst: true,
       meets: { $0 <= factor }
     ) { r, all, worst, interval in
       "\(_worst(worst)): \(metric.rawValue) \(metric.format(metric.value(worst))) = \(formatRatio(r))x"
@@ -210,11 +238,11 @@ extension Target {
           animatedFraction: m.animatedFraction, strategy: m.strategy, threads: threads)
         guard let base = counterpart.one(in: results) else { return .missing(counterpart.label) }
         let ratio = metric.value(m) / Swift.max(metric.value(base), 1e-9)
-        statuses.append(TargetVerdict.status(ratio, metric.ratioInterval(m, over: base)) { $0 <= factor })
+        statuses.append(TargetVerdict.status(ratio, metric._ratioAcrossRuns(m, over: base)) { $0 <= factor })
         if worst == nil || ratio > worst!.ratio { worst = (ratio, m, base) }
       }
       let w = worst!
-      let interval = metric.ratioInterval(w.m, over: w.base)
+      let interval = metric._ratioAcrossRuns(w.m, over: w.base)
       let undecided = statuses.filter { $0 == .undecided }.count
       return TargetVerdict(
         TargetVerdict.all(statuses),
@@ -256,6 +284,10 @@ extension Target {
   /// At every configuration (scene, size, Q) where both sides ran, the best of `fast` against
   /// the best of `slow`: the worst ratio at least `worstAtLeast` and the geometric mean at least
   /// `geometricMeanAtLeast`. Configurations where one side is missing are named, not skipped.
+  /// Each ratio is judged on its interval across runs, and the geometric mean on the interval
+  /// its points' give it (their logs' spreads, from each interval's width, added as
+  /// independent: the points ran at different moments, and each ratio's own carries its
+  /// moment).
   public static func acrossConfigurations(
     _ name: String, _ fast: ResultQuery, over slow: ResultQuery, worstAtLeast: Double,
     geometricMeanAtLeast: Double, metric: Metric = .frameNsMean
@@ -271,27 +303,44 @@ extension Target {
           Point(scene: $0.scene, layers: $0.layers, queries: $0.queriesPerFrame)
         })
       guard !points.isEmpty else { return .missing(fast.label) }
-      var ratios: [(Point, Double)] = []
+      var ratios: [(point: Point, ratio: Double, interval: Interval?)] = []
       // The same pairs by CPU per frame, stated beside a verdict on wall time.
       var cpuRatios: [Double] = []
       for p in points.sorted(by: { ($0.scene, $0.layers, $0.queries) < ($1.scene, $1.layers, $1.queries) }) {
         let here = results.filter { $0.scene == p.scene && $0.layers == p.layers && $0.queriesPerFrame == p.queries }
         guard let f = fast.best(in: here, by: metric) else { return .missing("\(fast.label) at \(p)") }
         guard let s = slow.best(in: here, by: metric) else { return .missing("\(slow.label) at \(p)") }
-        ratios.append((p, metric.value(s) / Swift.max(metric.value(f), 1e-9)))
+        ratios.append((p, metric.value(s) / Swift.max(metric.value(f), 1e-9), metric._ratioAcrossRuns(s, over: f)))
         cpuRatios.append(s.cpuNs.mean / Swift.max(f.cpuNs.mean, 1e-9))
       }
       func geometric(_ r: [Double]) -> Double {
         Foundation.exp(r.map { Foundation.log($0) }.reduce(0, +) / Double(r.count))
       }
-      let geometricMean = geometric(ratios.map(\.1))
+      let geometricMean = geometric(ratios.map(\.ratio))
+      // A point's log spread from its interval's width; a point without one adds nothing.
+      let spreads = ratios.map { r -> Double in
+        guard let i = r.interval, i.low > 0, i.high > 0 else { return 0 }
+        return Foundation.log(i.high / i.low) / (2 * RunSpread.z95)
+      }
+      let meanSpread = spreads.map { $0 * $0 }.reduce(0, +).squareRoot() / Double(ratios.count)
+      let meanInterval =
+        meanSpread > 0
+        ? Interval(
+          low: geometricMean * Foundation.exp(-RunSpread.z95 * meanSpread),
+          high: geometricMean * Foundation.exp(RunSpread.z95 * meanSpread)) : nil
+      let statuses =
+        ratios.map { TargetVerdict.status($0.ratio, $0.interval) { $0 >= worstAtLeast } }
+        + [TargetVerdict.status(geometricMean, meanInterval) { $0 >= geometricMeanAtLeast }]
+      let undecided = statuses.filter { $0 == .undecided }.count
       let byCPU = metric.isWallFrame ? "; by CPU per frame, geometric mean \(formatRatio(geometric(cpuRatios)))x" : ""
-      let worst = ratios.min { $0.1 < $1.1 }!
-      return .check(
-        worst.1 >= worstAtLeast && geometricMean >= geometricMeanAtLeast,
-        "geometric mean \(formatRatio(geometricMean))x over \(ratios.count) points (target "
-          + "\(formatRatio(geometricMeanAtLeast))x); worst \(formatRatio(worst.1))x at \(worst.0.scene) "
-          + "\(worst.0.layers), Q = \(worst.0.queries) (target \(formatRatio(worstAtLeast))x)\(byCPU)")
+      let worst = ratios.min { $0.ratio < $1.ratio }!
+      let x: (Double) -> String = { formatRatio($0) + "x" }
+      return TargetVerdict(
+        TargetVerdict.all(statuses),
+        "geometric mean \(x(geometricMean))\(_formatInterval(meanInterval, x)) over \(ratios.count) points (target "
+          + "\(x(geometricMeanAtLeast))); worst \(x(worst.ratio))\(_formatInterval(worst.interval, x)) at "
+          + "\(worst.point.scene) \(worst.point.layers), Q = \(worst.point.queries) (target \(x(worstAtLeast)))\(byCPU)"
+          + (undecided > 0 ? "; \(undecided) undecided" : ""))
     }
   }
 }
