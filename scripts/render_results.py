@@ -98,7 +98,7 @@ def main():
                 apart += 1
         changes.sort(key=lambda c: abs(c[0]))
         flips = sum(1 for t1 in first.get("targets", []) for t2 in again.get("targets", [])
-                    if t1["name"] == t2["name"] and {t1["status"], t2["status"]} == {"met", "missed"})
+                    if t1["name"] == t2["name"] and {t1["status"], t2["status"]} == {"met", "not met"})
         undecided = sum(1 for t in first.get("targets", []) + again.get("targets", []) if t["status"] == "undecided")
         cp = os.path.join(d, "default-compare.txt")
         lines = open(cp).read().strip().splitlines() if os.path.exists(cp) else []
@@ -110,10 +110,17 @@ def main():
             f"and by {fmt(abs(changes[-1][0]))}% at most ({changes[-1][1]}, "
             f"{'slower' if changes[-1][0] > 0 else 'faster'} the second time); {apart} of {len(changes)} results' 95% "
             f"intervals do not overlap between the two runs, {flips} target verdicts flip between met and "
-            f"missed ({undecided} undecided in the two). `hitbench compare` of the two "
+            f"not met ({undecided} undecided in the two). `hitbench compare` of the two "
             f"(`data/results/default-compare.txt`): {verdict}.")
     else:
         v["stability"] = "(the default suite was not measured again: scripts/results.sh measures it twice more)"
+    # Every suite with time targets measured twice by scripts/target-stability.sh, and the
+    # spread between runs that a target's interval carries (scripts/run-spread.sh).
+    for key, name, script in (("target_stability", "target-stability", "target-stability.sh"),
+                              ("run_spread", "run-spread", "run-spread.sh")):
+        sp = os.path.join("data", name, "summary.txt")
+        v[key] = ("```\n" + open(sp).read().strip() + "\n```" if os.path.exists(sp)
+                  else f"(not measured: `bash scripts/{script}` writes data/{name}/)")
     pp = os.path.join("data", "compare-power", "summary.txt")
     v["compare_power"] = ("```\n" + open(pp).read().strip() + "\n```" if os.path.exists(pp)
                           else "(not measured: `bash scripts/compare-power.sh` writes data/compare-power/)")

@@ -71,8 +71,9 @@ public struct ResultComparison: Sendable {
   /// The chance that a comparison of two runs of one binary reports any mean as changed.
   public static let familyLevel = 0.05
 
-  /// The confidence of each interval judged by `RunRatios` (`1 - familyLevel / their number`).
-  public private(set) var meanLevel = 0.95
+  /// The confidence of each interval judged by `RunRatios`, means and p99s alike
+  /// (`1 - familyLevel / their number`).
+  public private(set) var judgedLevel = 0.95
 
   /// Compares every result of `base` with `new`'s, on `base`'s thresholds (`relativeOverride`
   /// replaces every time metric's relative part).
@@ -86,9 +87,9 @@ public struct ResultComparison: Sendable {
     added = new.results.map(\.key).filter { !baseKeys.contains($0) }
     let metrics = Metric.allCases.filter { limits[$0] != nil }
     let judged = Self._runRatios(base: base, new: newByKey, metrics: metrics)
-    let means = judged.values.reduce(0) { $0 + $1.count }
-    meanLevel = 1 - Self.familyLevel / Double(Swift.max(means, 1))
-    let level = Self.percent(meanLevel)
+    let judgedCount = judged.values.reduce(0) { $0 + $1.count }
+    judgedLevel = 1 - Self.familyLevel / Double(Swift.max(judgedCount, 1))
+    let level = Self.percent(judgedLevel)
     for b in base.results {
       guard let n = newByKey[b.key] else {
         missing.append(b.key)
@@ -118,7 +119,7 @@ public struct ResultComparison: Sendable {
         let slower: Bool
         let faster: Bool
         if let j = judged[b.key]?[metric] {
-          let interval = j.estimate.interval(twoSided: 1 - meanLevel)
+          let interval = j.estimate.interval(twoSided: 1 - judgedLevel)
           row.ratioInterval = interval
           row.againstRun = j.host != nil
           row.runRatio = j.host?.ratio
@@ -135,7 +136,7 @@ public struct ResultComparison: Sendable {
           judgedNew = y / run
           row.againstRun = run != 1
           row.runRatio = run != 1 ? run : nil
-          if let interval = Self.ratioInterval(metric, b.value, n) {
+          if let interval = Self.p99RatioInterval(metric, b.value, n) {
             row.ratioInterval = Interval(low: interval.low / run, high: interval.high / run)
             row.intervalLabel = (run != 1 ? "vs run " : "new/base ") + "95%"
             (slower, faster) = (row.ratioInterval!.low > 1, row.ratioInterval!.high < 1)
@@ -168,14 +169,10 @@ public struct ResultComparison: Sendable {
     [Metric: _Judged]]
   {
     var out: [ResultsFile.Key: [Metric: _Judged]] = [:]
-    // A configuration's strategies took turns in one run: every field of the key but the
-    // strategy's and the threads (a scene strategy's frames are built on one).
-    let strategy = ResultsFile.keyFields.firstIndex(of: "strategy")!
-    let threads = ResultsFile.keyFields.firstIndex(of: "threads")!
     var groups: [[String]: [ResultsFile.Result]] = [:]
     var order: [[String]] = []
     for r in base.results where new[r.key] != nil {
-      let g = r.key.fields.enumerated().filter { $0.offset != strategy && $0.offset != threads }.map(\.element)
+      let g = r.key.configurationFields
       if groups[g] == nil { order.append(g) }
       groups[g, default: []].append(r)
     }
@@ -232,8 +229,7 @@ public struct ResultComparison: Sendable {
       guard case .number(let f)? = b["firstFrame"], case .number(let c)? = b["frames"], f >= 0, c >= 1,
         f.rounded() == f, c.rounded() == c, f + c <= Double(frames.count)
       else { return nil }
-      var run = 0
-      if case .number(let k)? = b["run"], k >= 0, k < Double(blocks.count), k.rounded() == k { run = Int(k) }
+      let run = _run(of: b, blocks: blocks.count)
       while runFrames.count <= run { runFrames.append(0) }
       runFrames[run] += Int(c)
       spans.append((run, Int(f), Int(c)))
@@ -250,6 +246,14 @@ public struct ResultComparison: Sendable {
     return runs
   }
 
+  /// A block's run in a pooled file (its `run` tag; 0 without one). A tag is read only below
+  /// the result's block count, since each run holds blocks: a larger one would have the
+  /// bootstrap draw a million empty runs.
+  static func _run(of block: JSONValue, blocks: Int) -> Int {
+    guard case .number(let k)? = block["run"], k >= 0, k < Double(blocks), k.rounded() == k else { return 0 }
+    return Int(k)
+  }
+
   /// A result's blocks of one mean by run (`run` tags of a pooled file; else one run).
   static func _runs(_ r: JSONValue, _ key: String) -> [[RunRatios.Block]] {
     guard case .array(let list)? = r["blocks"] else { return [] }
@@ -258,10 +262,7 @@ public struct ResultComparison: Sendable {
       guard case .number(let m)? = b[key], case .number(let f)? = b["frames"], f >= 1, f.rounded() == f else {
         continue
       }
-      // A run's tag below the block count (a pooled file's runs each hold blocks): a larger
-      // one would have the bootstrap draw a million empty runs.
-      var run = 0
-      if case .number(let k)? = b["run"], k >= 0, k < Double(list.count), k.rounded() == k { run = Int(k) }
+      let run = _run(of: b, blocks: list.count)
       while runs.count <= run { runs.append([]) }
       runs[run].append((m, Int(f)))
     }
@@ -303,22 +304,10 @@ public struct ResultComparison: Sendable {
     return d / Swift.max(layers, 1)
   }
 
-  /// The 95% interval of new / base for a metric from what both results carry: their blocks'
-  /// means (a mean with a block key, `Measurement.Block.key`), or their p99 intervals; nil
-  /// when either side lacks them (fewer than two blocks, an older file).
-  static func ratioInterval(_ metric: Metric, _ base: JSONValue, _ new: JSONValue) -> Interval? {
-    if let key = Measurement.Block.key(of: metric) {
-      func blocks(_ r: JSONValue) -> [(mean: Double, frames: Int)] {
-        guard case .array(let list)? = r["blocks"] else { return [] }
-        return list.compactMap { b in
-          guard case .number(let m)? = b[key], case .number(let f)? = b["frames"], f >= 1, f.rounded() == f else {
-            return nil
-          }
-          return (m, Int(f))
-        }
-      }
-      return BlockBootstrap.ratioOfMeans(blocks(new), blocks(base))
-    }
+  /// The 95% interval of new / base for a p99 from both results' p99 intervals; nil for
+  /// another metric or when either side lacks one (fewer than two blocks, an older file). (A
+  /// mean with blocks on both sides is judged by `RunRatios`, which needs as many blocks.)
+  static func p99RatioInterval(_ metric: Metric, _ base: JSONValue, _ new: JSONValue) -> Interval? {
     guard metric == .frameNsP99 else { return nil }
     let keys = Measurement.intervalKeys(metric)
     func ends(_ r: JSONValue) -> (Double, Double)? {

@@ -17,6 +17,15 @@ public struct ResultsFile: Sendable {
     public var fields: [String]
     public var description: String { fields.joined(separator: " ") }
     public static func < (a: Key, b: Key) -> Bool { a.description < b.description }
+
+    /// The configuration whose strategies took turns in one run: every field but the
+    /// strategy's and the threads' (a scene strategy's frames are built on one).
+    public var configurationFields: [String] {
+      fields.enumerated().filter {
+        !ResultsFile.keyFields.indices.contains($0.offset)
+          || !["strategy", "threads"].contains(ResultsFile.keyFields[$0.offset])
+      }.map(\.element)
+    }
   }
 
   /// The fields of a result that make its key, in the key's order.

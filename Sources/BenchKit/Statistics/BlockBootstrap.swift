@@ -84,35 +84,6 @@ public enum BlockBootstrap {
     return _interval(&out)
   }
 
-  /// The interval of the ratio of two runs' means from their blocks' means and frame counts
-  /// (what a results file keeps: `Measurement.Block`), each run's blocks resampled on its own
-  /// (two runs share no moment of the host); nil with fewer than two blocks on either side.
-  public static func ratioOfMeans(
-    _ a: [(mean: Double, frames: Int)], _ b: [(mean: Double, frames: Int)], seed: UInt64 = 1
-  ) -> Interval? {
-    guard a.count >= 2, b.count >= 2 else { return nil }
-    var rng = SplitMix64(seed: seed)
-    func resampled(_ x: [(mean: Double, frames: Int)]) -> Double {
-      var sum = 0.0
-      var n = 0
-      for _ in 0..<x.count {
-        let block = x[rng.below(x.count)]
-        sum += block.mean * Double(block.frames)
-        n += block.frames
-      }
-      return n > 0 ? sum / Double(n) : 0
-    }
-    var out = [Double]()
-    out.reserveCapacity(resamples)
-    for _ in 0..<resamples {
-      let top = resampled(a)
-      let bottom = resampled(b)
-      guard bottom > 0 else { return nil }
-      out.append(top / bottom)
-    }
-    return _interval(&out)
-  }
-
   static func _interval(_ values: inout [Double]) -> Interval {
     values.sort()
     return Interval(low: Bootstrap._percentile(values, 0.025), high: Bootstrap._percentile(values, 0.975))

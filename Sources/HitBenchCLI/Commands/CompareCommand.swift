@@ -86,17 +86,14 @@ enum CompareCommand {
     var seen = Set<String>()
     for r in comparison.rows where r.metric == .frameNsMean {
       guard let run = r.runRatio else { continue }
-      let configuration = r.key.fields.enumerated().filter {
-        ResultsFile.keyFields.indices.contains($0.offset)
-          && ["strategy", "threads"].contains(ResultsFile.keyFields[$0.offset]) == false
-      }.map(\.element).joined(separator: " ")
+      let configuration = r.key.configurationFields.joined(separator: " ")
       guard seen.insert(configuration).inserted else { continue }
       Output.out(
         "\(configuration): the run as a whole new/base \(formatNumber((run * 1000).rounded() / 1000))x "
           + "(the median strategy's frameNsMean; the host or shared code: judge it by instructions)\n")
     }
     Output.out(
-      "means and p99s with blocks judged at \(ResultComparison.percent(comparison.meanLevel)) each: no false regression "
+      "means and p99s with blocks judged at \(ResultComparison.percent(comparison.judgedLevel)) each: no false regression "
         + "among them in \(ResultComparison.percent(1 - ResultComparison.familyLevel)) of comparisons\n")
     let regressions = comparison.regressions
     let noisy = comparison.rows.filter { $0.verdict == .withinNoise }.count
