@@ -30,7 +30,12 @@ python3 - "$tmp" "$out" "$(( $(date +%s) - started ))" "$bin" "${suites[@]}" <<'
 import json, os, subprocess, sys
 tmp, out, seconds, binary, suites = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5:]
 rows = []
+loads = []
 for suite in suites:
+    for side in ("first", "second"):
+        for r in json.load(open(os.path.join(tmp, f"{suite}-{side}.json")))["results"]:
+            if r.get("hostOtherCores") is not None:
+                loads.append(r["hostOtherCores"])
     first, second = (json.load(open(os.path.join(tmp, f"{suite}-{side}.json")))["targets"] for side in ("first", "second"))
     second = {t["name"]: t for t in second}
     for t in first:
@@ -59,7 +64,10 @@ lines = [
     f"{sum(1 for r in same if r[2] == 'undecided')} undecided, "
     f"{sum(1 for r in same if r[2] == 'not measured')} not measured); "
     f"undecided in one run only: {len(undecided)}; flipped between met and not met: {len(flips)} (target 0)",
-] + [f"flipped: {r[0]}: {r[1]}: {r[2]} ({r[4]}) then {r[3]} ({r[5]})" for r in flips]
+] + ([f"the host's other work during a configuration's turns (cores, {len(loads)} results): median "
+       f"{sorted(loads)[len(loads) // 2]:.2f}, at most {max(loads):.2f}; busy (above 0.25, times the busy host's): "
+       f"{sum(1 for x in loads if x > 0.25)}"] if loads else []) + [
+    f"flipped: {r[0]}: {r[1]}: {r[2]} ({r[4]}) then {r[3]} ({r[5]})" for r in flips]
 open(os.path.join(out, "summary.txt"), "w").write("\n".join(lines) + "\n")
 print("\n".join(lines))
 PY

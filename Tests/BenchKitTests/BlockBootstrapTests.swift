@@ -78,8 +78,8 @@ import Testing
     #expect(TargetVerdict.all([.met, .met]) == .met)
   }
 
-  /// A result of one short run (its fields real), given made-up frames: `frames` as its
-  /// queries' times, or as its presentation builds' (`build`).
+  /// A result of one short run (its fields real) on a quiet host, given made-up frames:
+  /// `frames` as its queries' times, or as its presentation builds' (`build`).
   static func result(
     _ name: String, _ frames: [Double], build: Bool = false, turns: UInt64? = nil
   ) throws -> BenchKit.Measurement {
@@ -96,6 +96,8 @@ import Testing
     m.frameNs = Summary(frames)
     m.presentationNs = Summary(build ? frames : frames.map { _ in 0 })
     if let turns { m.turns = turns }
+    // A quiet host, whatever the host was while the template ran (`HostLoadTests`).
+    m.hostOtherCores = 0
     return m
   }
 

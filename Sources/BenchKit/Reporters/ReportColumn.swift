@@ -221,13 +221,14 @@ public struct ReportColumn: Sendable, Hashable {
   }
   static let note = ReportColumn(
     "note", "",
-    "noisy (p99 or MAD spread), DISAGREES(n) with --verify, 'N of M windows: not comparable' (a windowed strategy held fewer whole windows than asked)",
+    "noisy (p99 or MAD spread), DISAGREES(n) with --verify, 'N of M windows: not comparable' (a windowed strategy held fewer whole windows than asked), 'host busy (N cores)' (other programs ran that many cores on average during its turns: its times are the busy host's)",
     text: true
   ) { m, _ in
     [
       m.noisy ? "noisy" : "", m.disagreements > 0 ? "DISAGREES(\(m.disagreements))" : "",
       m.holdsTooFewWindows
         ? "\(_fixed(m.windowsHeld, 1)) of \(_fixed(Swift.max(m.windowsWanted, 1), 0)) windows: not comparable" : "",
+      m.hostWasBusy ? "host busy (\(_fixed(m.hostOtherCores ?? 0, 1)) cores)" : "",
     ].filter { !$0.isEmpty }.joined(separator: " ")
   }
 }

@@ -21,7 +21,7 @@ extension RunReport {
       ("queriesPerFrame", .number(Double(m.queriesPerFrame))), ("workload", .string(m.workload)),
       ("semantics", .string(m.semantics)), ("tree", .string(m.tree)), ("frames", .number(Double(m.frames))),
       ("pacing", .string(m.pacing)), ("interleaved", .bool(m.interleaved)),
-      ("turns", .number(Double(m.turns))),
+      ("turns", .number(Double(m.turns))), ("hostOtherCores", m.hostOtherCores.map { .number($0) } ?? .null),
       ("repeats", .number(Double(m.repeats))),
       ("threads", .number(Double(m.threads))),
       ("frameNs", summary(m.frameNs)), ("hitTestNs", summary(m.hitTestNs)),

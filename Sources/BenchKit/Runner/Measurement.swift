@@ -27,6 +27,11 @@ public struct Measurement: Sendable {
   /// turns with each other (one configuration and Q, interleaved); 0 when it ran alone in
   /// sequence. The monotonic clock's reading when those turns began.
   public var turns: UInt64 = 0
+  /// Cores of other work the host ran on average during those turns (`HostLoad`); nil where
+  /// unknown. Above `HostLoad.busyCores` its times are the busy host's.
+  public var hostOtherCores: Double?
+  /// Whether the host was busy with other work during its turns.
+  public var hostWasBusy: Bool { (hostOtherCores ?? 0) > HostLoad.busyCores }
   /// How many repetitions its frames came from (`RunConfiguration.repeats`).
   public var repeats = 1
   /// The measured frames' blocks, in order (one block for a run that was not interleaved).

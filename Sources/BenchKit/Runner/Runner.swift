@@ -190,6 +190,7 @@ public enum Runner {
       let recorders = contestants.map { _ in _recorder(c, loop: loop, layers: scene.count, reference: reference) }
       var turns: [_Turn] = []
       let turnsBegan = c.interleave ? Swift.max(Clocks.monotonicNanoseconds(), 1) : 0
+      let loadBefore = HostLoad.now()
       for repetition in 0..<Swift.max(c.repeats, 1) {
         turns = zip(contestants, recorders).map { contestant, recorder in
           var mine = loop
@@ -204,6 +205,7 @@ public enum Runner {
           _runInSequence(c, turns: turns, builders: builders.map(\.builder), progress: progress)
         }
       }
+      let otherCores = HostLoad.now().otherCores(since: loadBefore)
       for (t, contestant) in zip(turns, contestants) {
         guard let outcome = t.session?.outcome, let recorder = t.hooks as? _Recorder else {
           preconditionFailure("\(t.kind.rawValue) did not finish")
@@ -212,6 +214,7 @@ public enum Runner {
           c, kind: t.kind, threads: t.threads, queries: q, layers: scene.count, outcome: outcome, floors: floors)
         m.cpuClockCostNs = Double(loop.cpuClockCostNs)
         m.turns = turnsBegan
+        m.hostOtherCores = otherCores
         m.memory = MemoryBreakdown(
           modelBytes: modelBytes, compiledSceneBytes: sceneBytes, frameBytes: builders[contestant.builder].bytes,
           strategyBytes: outcome.strategyBytes)

@@ -59,7 +59,19 @@ public struct TargetVerdict: Sendable, Equatable {
 /// (`RunSpread.acrossRuns`).
 func _formatInterval(_ i: Interval?, _ format: (Double) -> String) -> String {
   guard let i else { return "" }
-  return " [95% \(format(i.low))-\(format(i.high)) across runs]"
+  switch (i.low > 0, i.high.isFinite) {
+  case (true, true): return " [95% \(format(i.low))-\(format(i.high)) across runs]"
+  case (false, true): return " [95% at most \(format(i.high)) across runs]"
+  case (true, false): return " [95% at least \(format(i.low)) across runs]"
+  case (false, false): return " [95% any across runs]"
+  }
+}
+
+/// What a verdict says of results whose times were the busy host's (`HostLoad`).
+func _busyNote(_ results: [Measurement]) -> String {
+  let busiest = results.compactMap { $0.hostWasBusy ? $0.hostOtherCores : nil }.max()
+  guard let busiest else { return "" }
+  return "; the host ran \(_fixed(busiest, 1)) cores of other work meanwhile: a quiet host may be faster"
 }
 
 extension Metric {
@@ -74,13 +86,23 @@ extension Metric {
     return a.tookTurns(with: b) ? .sameTurns : .separateTurns
   }
 
-  /// A result's 95% interval of this metric across runs.
-  func _acrossRuns(_ m: Measurement) -> Interval? { RunSpread.acrossRuns(value(m), interval(m), _absoluteExposure) }
+  /// A result's 95% interval of this metric across runs: for a time measured while the host
+  /// was busy with other work, anything faster too (a quiet host may be faster by any factor).
+  func _acrossRuns(_ m: Measurement) -> Interval? {
+    RunSpread.acrossRuns(value(m), interval(m), _absoluteExposure).map {
+      isTime && m.hostWasBusy ? Interval(low: 0, high: $0.high) : $0
+    }
+  }
 
-  /// The 95% interval across runs of `slow`'s value over `fast`'s.
+  /// The 95% interval across runs of `slow`'s value over `fast`'s; where they did not take
+  /// turns and one side's times were the busy host's, unbounded on that side's end.
   func _ratioAcrossRuns(_ slow: Measurement, over fast: Measurement) -> Interval? {
     let ratio = value(slow) / Swift.max(value(fast), 1e-9)
-    return RunSpread.acrossRuns(ratio, ratioInterval(slow, over: fast), _ratioExposure(slow, fast))
+    let exposure = _ratioExposure(slow, fast)
+    return RunSpread.acrossRuns(ratio, ratioInterval(slow, over: fast), exposure).map {
+      guard exposure == .separateTurns else { return $0 }
+      return Interval(low: slow.hostWasBusy ? 0 : $0.low, high: fast.hostWasBusy ? .infinity : $0.high)
+    }
   }
 }
 
@@ -165,6 +187,7 @@ extension Target {
         TargetVerdict.status(ratio, interval) { $0 >= factor },
         "\(f.strategy) \(metric.describe(f)) against \(s.strategy) \(metric.describe(s)): "
           + "\(formatRatio(ratio))x\(_formatInterval(interval) { formatRatio($0) + "x" }) (target \(formatRatio(factor))x)"
+          + (metric._ratioExposure(s, f) == .separateTurns && metric.isTime ? _busyNote([s, f]) : "")
       )
     }
   }
@@ -178,6 +201,7 @@ extension Target {
       return TargetVerdict(
         TargetVerdict.status(v, interval) { $0 <= limit },
         "\(m.strategy): \(metric.describe(m))\(_formatInterval(interval, metric.format)) (limit \(metric.format(limit)))"
+          + (metric.isTime ? _busyNote([m]) : "")
       )
     }
   }
