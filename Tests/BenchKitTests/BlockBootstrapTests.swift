@@ -184,6 +184,20 @@ import Testing
     #expect(far.status == .notMet, "\(far.measured)")
   }
 
+  /// A cost per candidate is the difference of two short timings, and reads 0 where they could
+  /// not tell one: such a result is not the best of its family (the time-aware suite's "ns per
+  /// candidate <= 30" read "met" on stagger-grid's 0.0 ns in one run, 105 ns in another).
+  @Test func anUnmeasuredCostPerCandidateIsNotTheBest() throws {
+    var told = try Self.result("window-grid", [1000])
+    told.nsPerCandidate = 80
+    var untold = try Self.result("stagger-grid", [1000])
+    untold.nsPerCandidate = 0
+    let verdict = Target.atMost("t", ResultQuery(strategy: nil), .nsPerCandidate, 30).evaluate([untold, told])
+    #expect(verdict.status == .notMet && verdict.measured.hasPrefix("window-grid"), "\(verdict.measured)")
+    let none = Target.atMost("t", ResultQuery(), .nsPerCandidate, 30).evaluate([untold])
+    #expect(none.status == .notMeasured, "\(none.measured)")
+  }
+
   /// A ratio of two results carries the host only when they ran at different moments: in one
   /// run's turns a 2x speedup meets a 1.6x target; the same frames measured in two runs cannot
   /// tell.

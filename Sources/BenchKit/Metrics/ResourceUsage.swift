@@ -28,8 +28,9 @@ public struct HostLoad: Sendable {
   var ownCPUNs: UInt64
   var wallNs: UInt64
 
-  /// Above this many cores of other work on average, a result's times are taken as the
-  /// host's: on this 2-core machine a quarter of a core is far beyond its daemons' (about 0.02).
+  /// Above this many cores of other work on average, a result's times are taken as the busy
+  /// host's: on this 2-core machine a quarter of a core is far beyond its daemons' (0.000-0.008
+  /// cores over the build suite's configurations on a quiet host).
   public static let busyCores = 0.25
 
   /// A reading made of its parts.

@@ -148,6 +148,11 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
       m.frameTimings.map(a), m.frameTimings.map(b), length: Runner.blockFrames, statistic: sa, of: sb)
   }
 
+  /// Whether a result measured the metric: a cost per candidate is measured only by a strategy
+  /// that evaluates candidates lazily, and reads 0 where its two timings could not tell one
+  /// (`TimedFrames.candidateCostPairs`); every other metric always.
+  public func wasMeasured(_ m: Measurement) -> Bool { self != .nsPerCandidate || m.nsPerCandidate > 0 }
+
   /// Whether the metric is its JSON number divided by the result's layer count.
   public var isPerLayer: Bool { self == .presentationNsPerLayer || self == .peakResidentBytesPerLayer }
 

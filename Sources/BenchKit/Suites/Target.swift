@@ -150,8 +150,9 @@ public struct ResultQuery: Sendable {
 
   /// The matching result with the smallest value of `metric` (the fastest, by default by the
   /// end-to-end frame's mean).
+  /// Results whose `metric` was not measured (`Metric.wasMeasured`) are not candidates.
   public func best(in results: [Measurement], by metric: Metric = .frameNsMean) -> Measurement? {
-    results.filter(matches).min { metric.value($0) < metric.value($1) }
+    results.filter { matches($0) && metric.wasMeasured($0) }.min { metric.value($0) < metric.value($1) }
   }
 
   public func one(in results: [Measurement]) -> Measurement? { results.first(where: matches) }
