@@ -112,7 +112,7 @@ fi
 
 cp "$tmp/trials.csv" "$out/trials.csv"
 python3 - "$out" "$trials" "$delay" "$planted" "$(( $(date +%s) - started ))" <<'PY'
-import csv, os, subprocess, sys
+import csv, os, sys
 out, trials, delay, planted, seconds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 rows = list(csv.DictReader(open(os.path.join(out, "trials.csv"))))
 aa = [r for r in rows if r["kind"] == "aa"]
@@ -121,14 +121,9 @@ clean = sum(1 for r in aa if r["regressions"] == "0")
 false_alarms = sum(int(r["regressions"]) for r in aa)
 detected = sum(1 for r in pw if r["detected"] == "1")
 by_frame = sum(1 for r in pw if r.get("frame") == "1")
-def sh(cmd):
-    try: return subprocess.run(cmd, shell=True, capture_output=True, text=True).stdout.strip()
-    except Exception: return "unknown"
-cpu = sh("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2").strip()
-lines = [
-    f"machine: {cpu}, {os.cpu_count()} cores (a shared virtual machine)",
-    f"toolchain: {sh('swift --version 2>&1 | head -1')}",
-    f"commit: {sh('git rev-parse --short HEAD')}",
+sys.path.insert(0, "scripts")
+from provenance import header
+lines = header() + [
     "time: each side two runs, the sides' runs taken in turns (A B A B), pooled by compare",
     f"took {seconds // 60} min {seconds % 60} s, build included (target under 15 min)",
     f"A/A: {clean} of {len(aa)} trials clean (target at least {len(aa) - len(aa) // 20}); "

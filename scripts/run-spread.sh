@@ -26,7 +26,7 @@ for i in $(seq 1 "$runs"); do
   timeout 600 "$bin" run "${command[@]}" --format json --output "$tmp/run-$i.json" >/dev/null
 done
 python3 - "$tmp" "$out" "$runs" "$(( $(date +%s) - started ))" "${command[*]}" <<'PY'
-import json, math, os, statistics, subprocess, sys
+import json, math, os, statistics, sys
 tmp, out, runs, seconds, command = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 rows = []
 for i in range(1, runs + 1):
@@ -53,15 +53,10 @@ own = {}
 for k, v in logs.items():
     own[k] = statistics.stdev([x - centre[k] - whole[(run, k[1])] for run, x in v.items()])
 spreads = sorted(own.values())
-def sh(cmd):
-    try: return subprocess.run(cmd, shell=True, capture_output=True, text=True).stdout.strip()
-    except Exception: return "unknown"
-cpu = sh("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2").strip()
+sys.path.insert(0, "scripts")
+from provenance import header
 pct = lambda s: f"{100 * s:.1f}%"
-lines = [
-    f"machine: {cpu}, {os.cpu_count()} cores (a shared virtual machine)",
-    f"toolchain: {sh('swift --version 2>&1 | head -1')}",
-    f"commit: {sh('git rev-parse --short HEAD')}",
+lines = header() + [
     f"command: hitbench run {command} (one process after another, {runs} runs)",
     f"took {seconds // 60} min {seconds % 60} s, build included",
     f"the run as a whole (the median strategy's log against its mean, per run and Q): standard deviation "

@@ -27,7 +27,7 @@ for side in first second; do
   done
 done
 python3 - "$tmp" "$out" "$(( $(date +%s) - started ))" "$bin" "${suites[@]}" <<'PY'
-import json, os, subprocess, sys
+import json, os, sys
 tmp, out, seconds, binary, suites = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5:]
 rows = []
 loads = []
@@ -49,14 +49,9 @@ decided = ("met", "not met")
 flips = [r for r in rows if r[2] in decided and r[3] in decided and r[2] != r[3]]
 same = [r for r in rows if r[2] == r[3]]
 undecided = [r for r in rows if r not in flips and r not in same and "undecided" in (r[2], r[3])]
-def sh(cmd):
-    try: return subprocess.run(cmd, shell=True, capture_output=True, text=True).stdout.strip()
-    except Exception: return "unknown"
-cpu = sh("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2").strip()
-lines = [
-    f"machine: {cpu}, {os.cpu_count()} cores (a shared virtual machine)",
-    f"toolchain: {sh('swift --version 2>&1 | head -1')}",
-    f"commit: {sh('git rev-parse --short HEAD')}",
+sys.path.insert(0, "scripts")
+from provenance import header
+lines = header() + [
     f"binary: {os.path.basename(binary)}; suites {', '.join(suites)}, each run twice (all once, then all again)",
     f"took {seconds // 60} min {seconds % 60} s, build included",
     f"targets: {len(rows)}; the same verdict twice: {len(same)} "
