@@ -18,8 +18,8 @@ import JSON
 /// The intervals hold at a family-wise level: a comparison judges many means and p99s, and at
 /// 95% each, one in twenty would cross by chance. Each is at Bonferroni's level for
 /// `familyLevel` over all of them, from Student's t with its blocks' degrees of freedom, and a
-/// side of one run adds a process's own spread (`RunSpread.process`), so one comparison of two runs of the same binary
-/// reports no false regression 95% of the time. Nothing is dropped: a result missing from the
+/// side of one run adds a process's own spread (`RunSpread.process`), so one comparison of two
+/// runs of the same binary reports no false regression 95% of the time. Nothing is dropped: a result missing from the
 /// new file, or a metric missing from a result, is named.
 public struct ResultComparison: Sendable {
   /// One metric of one matched result.

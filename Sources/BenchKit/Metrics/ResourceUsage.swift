@@ -1,4 +1,5 @@
 import Clocks
+import FileIO
 
 #if canImport(Glibc)
   import Glibc
@@ -57,14 +58,10 @@ public struct HostLoad: Sendable {
     return Swift.max(0, busy - own) / Double(wallNs - start.wallNs)
   }
 
-  /// The sum of the busy fields of `/proc/stat`'s aggregate line (a bounded read: the line
-  /// comes first, and 4 KiB hold it).
+  /// The sum of the busy fields of `/proc/stat`'s aggregate line, its first (a bounded read).
   static func _busyTicks() -> UInt64? {
-    guard let f = fopen("/proc/stat", "r") else { return nil }
-    defer { fclose(f) }
-    var buffer = [CChar](repeating: 0, count: 4096)
-    guard fgets(&buffer, Int32(buffer.count), f) != nil else { return nil }
-    let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    guard let bytes = try? FileIO.readAll("/proc/stat", limit: 1 << 20) else { return nil }
+    let line = String(decoding: bytes.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
     let fields = line.split(separator: " ")
     guard fields.first == "cpu", fields.count >= 9 else { return nil }
     let values = fields.dropFirst().prefix(8).map { UInt64($0) }

@@ -107,6 +107,4 @@ public enum SuiteBuilder {
   public static func buildBlock(_ parts: [RunConfiguration]...) -> [RunConfiguration] { parts.flatMap { $0 } }
   public static func buildArray(_ parts: [[RunConfiguration]]) -> [RunConfiguration] { parts.flatMap { $0 } }
   public static func buildOptional(_ part: [RunConfiguration]?) -> [RunConfiguration] { part ?? [] }
-  public static func buildEither(first part: [RunConfiguration]) -> [RunConfiguration] { part }
-  public static func buildEither(second part: [RunConfiguration]) -> [RunConfiguration] { part }
 }

@@ -188,7 +188,7 @@ extension Target {
         TargetVerdict.status(ratio, interval) { $0 >= factor },
         "\(f.strategy) \(metric.describe(f)) against \(s.strategy) \(metric.describe(s)): "
           + "\(formatRatio(ratio))x\(_formatInterval(interval) { formatRatio($0) + "x" }) (target \(formatRatio(factor))x)"
-          + (metric._ratioExposure(s, f) == .separateTurns && metric.isTime ? _busyNote([s, f]) : "")
+          + (metric._ratioExposure(s, f) == .separateTurns ? _busyNote([s, f]) : "")
       )
     }
   }
