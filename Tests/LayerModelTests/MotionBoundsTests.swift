@@ -156,6 +156,49 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
     #expect(compared > 1000, "\(compared) values compared")
   }
 
+  /// A spring's displacement over an interval of seconds holds its displacement at every
+  /// sampled second of it, in every regime (underdamped, critically damped, overdamped, at
+  /// rest), for spans from a point to two seconds, early and late; and the underdamped
+  /// oscillation, one cosine of a shifted angle, is never wider than a cosine and a sine
+  /// bounded apart (up to its rounding pad), and narrower in most spans.
+  @Test func springDisplacementOverSecondsHoldsItsSamples() {
+    var rng = SplitMix64(seed: 47)
+    var checked = 0
+    var narrower = 0
+    var underdamped = 0
+    for n in 0..<4000 {
+      let mass = rng.uniform(0.1, 5)
+      let stiffness = rng.uniform(1, 1000)
+      // Every eighth critically damped, every eighth undamped, the rest anything.
+      let damping =
+        n % 8 == 0
+        ? 2 * (stiffness * mass).squareRoot() : n % 8 == 1 ? 0 : rng.uniform(0, 4 * (stiffness * mass).squareRoot())
+      let c = SpringCoefficients(
+        mass: mass, stiffness: stiffness, damping: damping, initialVelocity: rng.uniform(-50, 50))
+      let start = rng.uniform(0, 30)
+      let width = [0, 1e-9, rng.uniform(0, 0.05), rng.uniform(0, 2)][rng.below(4)]
+      let seconds = Interval(start, start + width)
+      let d = c.displacement(over: seconds)
+      for i in 0...32 {
+        let t = Swift.min(seconds.lo + width * Double(i) / 32, seconds.hi)
+        let x = c.displacement(at: t)
+        #expect(d.lo <= x && x <= d.hi, "regime \(c.regime) over \(seconds): \(x) at \(t) outside \(d)")
+        checked += 1
+      }
+      guard c.regime == 1 else { continue }
+      underdamped += 1
+      let angle = seconds * Interval(c.c1)
+      let decay = seconds * Interval(c.c0)
+      let apart = Interval(_exp(decay.lo), _exp(decay.hi)) * (angle.cosine + Interval(c.c2) * angle.sine)
+      let slack = 1e-9 * c.amplitude
+      #expect(d.hi - d.lo <= apart.hi - apart.lo + slack, "over \(seconds): \(d) against \(apart)")
+      if d.hi - d.lo < (apart.hi - apart.lo) * 0.99 { narrower += 1 }
+    }
+    #expect(
+      checked == 4000 * 33 && underdamped > 1000 && narrower > underdamped / 4, "\(narrower) of \(underdamped) narrower"
+    )
+  }
+
   /// Interval maps whose linear part is exact (every entry a point: layers that only move)
   /// compose and map boxes by one multiplication a product: the same intervals as the general
   /// products, for random maps with zero, negative, tiny, huge and infinite entries and

@@ -268,7 +268,7 @@ extension FrozenAnimationProgram {
     case .basic, .spring:
       @inline(__always) func pace() -> Interval {
         r.kind == .spring
-          ? Interval(1) - _displacement(springs[Int(r.spring)], seconds: p * Interval(durations[k].x))
+          ? Interval(1) - springs[Int(r.spring)].displacement(over: p * Interval(durations[k].x))
           : _paced(r.timingFunction, progress: p)
       }
       if leanInPlace && r.lane == .lean && r.endpointMask & 3 == 3 {
@@ -289,17 +289,6 @@ extension FrozenAnimationProgram {
     case .keyframe:
       return _keyframeValues(k, r, _paced(r.timingFunction, progress: p), w)
     default: return under
-    }
-  }
-
-  /// A spring's remaining displacement over seconds `s` (interval arithmetic on its closed form).
-  func _displacement(_ c: SpringCoefficients, seconds s: Interval) -> Interval {
-    func exp(_ x: Interval) -> Interval { x.lo == x.hi ? Interval(_exp(x.lo)) : Interval(_exp(x.lo), _exp(x.hi)) }
-    switch c.regime {
-    case 1: return exp(s * Interval(c.c0)) * ((s * Interval(c.c1)).cosine + Interval(c.c2) * (s * Interval(c.c1)).sine)
-    case 2: return (Interval(1) + s * Interval(c.c0)) * exp(s * Interval(c.c1))
-    case 3: return Interval(c.c0) * exp(s * Interval(c.c1)) + Interval(c.c2) * exp(s * Interval(c.c3))
-    default: return Interval(0)
     }
   }
 

@@ -64,7 +64,8 @@ public struct Interval: Hashable, Sendable {
     // Extremes of cos at k pi: +1 for even k, -1 for odd k (at most three below 2 pi of width).
     var k = (lo / Double.pi).rounded(.up)
     while k * Double.pi <= hi {
-      r = r.hull(k.truncatingRemainder(dividingBy: 2) == 0 ? 1 : -1)
+      // (The parity by an integer: |k| < 2^40 here, and a remainder is a call to fmod.)
+      r = r.hull(Int64(k) & 1 == 0 ? 1 : -1)
       k += 1
     }
     return Interval(Swift.max(r.lo, -1), Swift.min(r.hi, 1))
