@@ -142,7 +142,9 @@ public struct ResultComparison: Sendable {
             (slower, faster) = (row.ratioInterval!.low > 1, row.ratioInterval!.high < 1)
           } else {
             // Slower or faster beyond the frames' spread.
-            let noise = Self.noise(metric, b.value, n)
+            let noise =
+              metric == .allocationsPerFrame
+              ? Self.allocationNoise(b.value, n, alpha: 1 - judgedLevel) ?? 0 : Self.noise(metric, b.value, n)
             (slower, faster) = (judgedNew - x > noise, x - judgedNew > noise)
           }
         }
@@ -318,6 +320,30 @@ public struct ResultComparison: Sendable {
     }
     guard let (bl, bh) = ends(base), let (nl, nh) = ends(new) else { return nil }
     return Interval(low: nl / bh, high: nh / bl)
+  }
+
+  /// How much of a difference in allocations per frame the blocks' spread explains: Student's
+  /// t (two-sided `alpha`) times the standard error of the difference of the two sides' block
+  /// means. 0 where every block allocates alike (the project's strategies: none), so any
+  /// allocation is judged; a peer that allocates in the frames its re-index lands in moves
+  /// from block to block, and from run to run with the host. Nil without two blocks a side
+  /// that carry the count (an older file), where the count is judged as it stands.
+  static func allocationNoise(_ a: JSONValue, _ b: JSONValue, alpha: Double) -> Double? {
+    func blockMeans(_ r: JSONValue) -> [Double]? {
+      guard case .array(let list)? = r["blocks"] else { return nil }
+      let v = list.compactMap { block -> Double? in
+        if case .number(let x)? = block["allocationsPerFrame"], x.isFinite { x } else { nil }
+      }
+      return v.count >= 2 && v.count == list.count ? v : nil
+    }
+    guard let x = blockMeans(a), let y = blockMeans(b) else { return nil }
+    func squaredError(_ v: [Double]) -> Double {
+      let n = Double(v.count)
+      let mean = v.reduce(0, +) / n
+      return v.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / (n - 1) / n
+    }
+    return RunRatios.t(twoSided: alpha, freedom: x.count + y.count - 2)
+      * (squaredError(x) + squaredError(y)).squareRoot()
   }
 
   /// How much of a difference between two results the frames' spread explains: for a mean,

@@ -104,7 +104,7 @@ extension RunReport {
           ("firstFrame", .number(Double(b.firstFrame))), ("frames", .number(Double(b.frames))),
           ("meanFrameNs", .number(b.meanFrameNs)), ("meanHitTestNs", .number(b.meanHitTestNs)),
           ("meanCpuNs", .number(b.meanCpuNs)),
-          ("maxFrameNs", .number(b.maxFrameNs)),
+          ("maxFrameNs", .number(b.maxFrameNs)), ("allocationsPerFrame", .number(b.allocationsPerFrame)),
         ])
       })
   }

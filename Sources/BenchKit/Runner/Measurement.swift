@@ -179,9 +179,14 @@ extension Measurement {
     public var meanHitTestNs: Double
     public var meanCpuNs: Double
     public var maxFrameNs: Double
+    /// Its frames' allocations, on the mean: a count, but one that moves from block to block
+    /// where a strategy allocates in the frames its background work lands in (a peer's
+    /// re-index), so `compare` judges it by the blocks' spread.
+    public var allocationsPerFrame: Double
 
     public init(
-      firstFrame: Int, frames: Int, meanFrameNs: Double, meanHitTestNs: Double, meanCpuNs: Double, maxFrameNs: Double
+      firstFrame: Int, frames: Int, meanFrameNs: Double, meanHitTestNs: Double, meanCpuNs: Double, maxFrameNs: Double,
+      allocationsPerFrame: Double = 0
     ) {
       self.firstFrame = firstFrame
       self.frames = frames
@@ -189,6 +194,7 @@ extension Measurement {
       self.meanHitTestNs = meanHitTestNs
       self.meanCpuNs = meanCpuNs
       self.maxFrameNs = maxFrameNs
+      self.allocationsPerFrame = allocationsPerFrame
     }
 
     /// The JSON key of the block mean that a mean metric reads (`compare`), if any.

@@ -482,7 +482,8 @@ final class _Recorder: FrameLoopHooks {
           meanFrameNs: frames.reduce(0) { $0 + Double($1.frameNs) } / n,
           meanHitTestNs: frames.reduce(0) { $0 + Double($1.hitTestNs) } / n,
           meanCpuNs: frames.reduce(0) { $0 + Double($1.cpuNs) } / n,
-          maxFrameNs: Double(frames.map(\.frameNs).max() ?? 0)))
+          maxFrameNs: Double(frames.map(\.frameNs).max() ?? 0),
+          allocationsPerFrame: Double(allocations[start..<end].reduce(0, +)) / n))
     }
     return out
   }
