@@ -103,8 +103,10 @@ def main():
         cp = os.path.join(d, "default-compare.txt")
         lines = open(cp).read().strip().splitlines() if os.path.exists(cp) else []
         verdict = next((line for line in reversed(lines) if " metrics compared, " in line), "(compare not run)")
+        at = first["meta"].get("gitCommit", measured)
+        when = "" if at == measured else f" at {at[:7]} (not the commit measured above)"
         v["stability"] = (
-            f"The `default` suite measured twice more, minutes apart, each `--repeat 3` "
+            f"The `default` suite measured twice more{when}, minutes apart, each `--repeat 3` "
             f"(`data/results/default-repeat-a.json`, `-b.json`), {len(changes)} results: the mean frame moved by "
             f"{fmt(abs(changes[len(changes) // 2][0]))}% at the median "
             f"and by {fmt(abs(changes[-1][0]))}% at most ({changes[-1][1]}, "
