@@ -44,10 +44,18 @@ def styles(results):
     return out
 
 
-def legend_outside(ax, **kw):
-    """The legend to the right of the axes, never over the data."""
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=7, borderaxespad=0, **kw)
+def legend_outside(ax, panels=(), **kw):
+    """The legend to the right of the axes, never over the data: of every series on `ax` and
+    on the other `panels` (each label once), so panels that plot different strategies share
+    one legend that names them all."""
+    handles, labels = [], []
+    for a in [ax, *panels]:
+        for h, label in zip(*a.get_legend_handles_labels()):
+            if label not in labels:
+                handles.append(h)
+                labels.append(label)
+    if handles:
+        ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=7, borderaxespad=0, **kw)
 
 
 def save(fig, path):
@@ -141,7 +149,7 @@ def main():
         for ax, kind in zip(axes, ["app", "particles"]):
             line_plot(ax, [r for r in rs if r["scene"] == kind], lambda r: r["layers"], us,
                       f"{kind}: frame (build + update + 100 queries)", "layers", "us per frame (mean)")
-        legend_outside(axes[1])
+        legend_outside(axes[1], panels=[axes[0]])
         save(fig, os.path.join(plots, "scaling.png"))
         # Presentation cost per layer.
         fig, ax = plt.subplots(figsize=(6, 4))
@@ -173,7 +181,7 @@ def main():
                     ax.axvline(q, color=STYLE[s][0], linestyle="--", alpha=0.6)
                     ax.annotate(f"-> {s}", (q, us(best[q])), fontsize=8, color=STYLE[s][0])
                 prev = s
-        legend_outside(axes[1])
+        legend_outside(axes[1], panels=[axes[0]])
         save(fig, os.path.join(plots, "crossover.png"))
 
     # 3. Where the frame goes (default suite, Q = 1000), by mean, on a linear axis (a stacked
@@ -255,7 +263,7 @@ def main():
             ax.set_ylabel("us per frame (mean)")
             ax.set_title(f"{scene}, 10,000 layers, Q = 100")
             ax.grid(True, which="both", alpha=0.3)
-        legend_outside(axes[1])
+        legend_outside(axes[1], panels=[axes[0]])
         save(fig, os.path.join(plots, "animated-fraction.png"))
 
     # 7. The build: ns per layer against size, one thread and two.
@@ -292,7 +300,7 @@ def main():
         for ax, kind in zip(axes, kinds):
             line_plot(ax, [r for r in rs if r["scene"] == kind], lambda r: r["queriesPerFrame"], us,
                       f"{kind}, 10,000 layers: end-to-end frame against Q", "queries per frame", "us per frame (mean)")
-        legend_outside(axes[-1])
+        legend_outside(axes[-1], panels=list(axes[:-1]))
         save(fig, os.path.join(plots, name))
 
     # 9. Window length: candidates and mean frame against the pinned window.
@@ -314,7 +322,7 @@ def main():
             ax.set_xlabel("window, ms (pinned)")
             ax.set_ylabel("us per frame (mean); candidates per query x 100")
             ax.grid(True, which="both", alpha=0.3)
-        legend_outside(axes[1])
+        legend_outside(axes[1], panels=[axes[0]])
         save(fig, os.path.join(plots, "windows.png"))
 
     # Memory per layer by part, 1k to 1M particles (scripts/memory.sh: a process per run).
