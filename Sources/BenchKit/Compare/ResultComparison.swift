@@ -142,9 +142,7 @@ public struct ResultComparison: Sendable {
             (slower, faster) = (row.ratioInterval!.low > 1, row.ratioInterval!.high < 1)
           } else {
             // Slower or faster beyond the frames' spread.
-            let noise =
-              metric == .allocationsPerFrame
-              ? Self.allocationNoise(b.value, n, alpha: 1 - judgedLevel) ?? 0 : Self.noise(metric, b.value, n)
+            let noise = Self.noise(metric, b.value, n, alpha: 1 - judgedLevel)
             (slower, faster) = (judgedNew - x > noise, x - judgedNew > noise)
           }
         }
@@ -338,9 +336,8 @@ public struct ResultComparison: Sendable {
     }
     guard let x = blockMeans(a), let y = blockMeans(b) else { return nil }
     func squaredError(_ v: [Double]) -> Double {
-      let n = Double(v.count)
-      let mean = v.reduce(0, +) / n
-      return v.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / (n - 1) / n
+      let s = Summary(v).stddev
+      return s * s / Double(v.count)
     }
     return RunRatios.t(twoSided: alpha, freedom: x.count + y.count - 2)
       * (squaredError(x) + squaredError(y)).squareRoot()
@@ -349,8 +346,10 @@ public struct ResultComparison: Sendable {
   /// How much of a difference between two results the frames' spread explains: for a mean,
   /// `significance` standard errors of the difference (from each side's standard deviation and
   /// frame count); for another statistic of a time, `significance` times the larger MAD over
-  /// the square root of the frames (the MAD is about 0.67 sigma); 0 for a count.
-  static func noise(_ metric: Metric, _ a: JSONValue, _ b: JSONValue) -> Double {
+  /// the square root of the frames (the MAD is about 0.67 sigma); for allocations per frame,
+  /// their blocks' spread at two-sided `alpha` (`allocationNoise`); 0 for another count.
+  static func noise(_ metric: Metric, _ a: JSONValue, _ b: JSONValue, alpha: Double) -> Double {
+    if metric == .allocationsPerFrame { return allocationNoise(a, b, alpha: alpha) ?? 0 }
     guard let statistic = metric.statistic, let summary = metric.jsonPath.first else { return 0 }
     func number(_ r: JSONValue, _ key: String) -> Double {
       if case .number(let d)? = r[summary]?[key] { return d }
