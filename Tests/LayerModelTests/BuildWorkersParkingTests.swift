@@ -27,6 +27,8 @@ import Testing
     let model = SceneGenerator(kind: .particles, layers: n, animatedFraction: 1, seed: 7).make()
     let one = PresentationFrameBuilder(root: model.deepCopy(), threads: 1)
     let two = PresentationFrameBuilder(root: model, threads: 2)
+    // Every build that can split does (the governor would keep some on one thread).
+    two.splitPolicy = .always
     let builds = TestSize.pick(full: 3000, fast: 1000)
     let spinMicroseconds = Int(BuildWorkers.spinNanoseconds / 1000)
     let gaps = [0, spinMicroseconds / 2, spinMicroseconds * 2 + 20, spinMicroseconds + parkDelayMicroseconds / 2, 1000]
@@ -67,6 +69,7 @@ extension BuildWorkersParkingTests {
     let model = SceneGenerator(kind: .particles, layers: n, animatedFraction: 1, seed: 11).make()
     let one = PresentationFrameBuilder(root: model.deepCopy(), threads: 1)
     let two = PresentationFrameBuilder(root: model, threads: 2)
+    two.splitPolicy = .always
     two._workers?._workersHeld.store(true, ordering: .relaxed)
     let builds = 40
     let stress = _Stress { stress in

@@ -25,6 +25,8 @@ public struct FrameTiming: Sendable {
   public var cpuBackgroundNs: UInt64 = 0
   /// Rows the build recomputed (frame strategies), and the strategy's own work counters.
   public var rowsRecomputed = 0
+  /// Whether the build split a pass between threads (`PresentationFrameBuilder.Stats.split`).
+  public var buildSplit = false
   public var counters = StrategyCounters()
 
   public init() {}

@@ -44,6 +44,7 @@ public enum TimedFrames {
       timing.buildOrderNs = st.orderNs
       timing.buildComposeNs = st.composeNs
       timing.rowsRecomputed = st.rowsRecomputed
+      timing.buildSplit = st.split
       timing.updateNs = t2 &- t1
     }
     // The builder is shared by every frame strategy of an interleaved run: a block that does

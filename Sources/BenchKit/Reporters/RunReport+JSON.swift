@@ -33,7 +33,7 @@ extension RunReport {
       ("cpuBackgroundNs", summary(m.cpuBackgroundNs)),
       ("budgetNs", .number(m.budgetNs)), ("framesOverBudget", .number(Double(m.framesOverBudget))),
       ("nsPerQuery", .number(m.nsPerQuery)), ("nsPerCandidate", .number(m.nsPerCandidate)),
-      ("rowsRecomputedPerFrame", .number(m.rowsRecomputedPerFrame)),
+      ("rowsRecomputedPerFrame", .number(m.rowsRecomputedPerFrame)), ("splitBuilds", .number(m.splitBuilds)),
       ("presentationsPerQuery", .number(m.presentationsPerQuery)),
       ("candidatesPerQuery", .number(m.candidatesPerQuery)), ("reindexedPerFrame", .number(m.reindexedPerFrame)),
       ("unboundedLayers", .number(m.unboundedLayers)), ("windowMs", .number(m.windowMs)),

@@ -70,6 +70,9 @@ public struct Measurement: Sendable {
   /// Rows the build recomputed per frame (mean), and a scene strategy's work per query or
   /// frame: lazy presentation evaluations, exact tests, re-indexed entries, unbounded layers.
   public var rowsRecomputedPerFrame: Double
+  /// The share of measured frames whose build split a pass between threads (0 on one thread;
+  /// on two, what the split governor chose: docs/architecture.md).
+  public var splitBuilds = 0.0
   public var presentationsPerQuery: Double
   public var candidatesPerQuery: Double
   /// The cost of one candidate of a time-aware strategy (its lazy evaluation and exact test),

@@ -153,6 +153,7 @@ public enum Runner {
     let builders = c.threads.map { threads in
       let (made, bytes) = AllocationCounter.retained {
         let b = PresentationFrameBuilder(scene: scene, semantics: c.semantics, threads: threads)
+        b.frameBudgetNanoseconds = c.budgetNs
         _ = b.build(at: 0, animated: !c.modelTree)
         return b
       }
@@ -529,6 +530,7 @@ final class _Recorder: FrameLoopHooks {
     m.cpuThreadNs = summary(\.cpuThreadNs)
     m.cpuBuildWorkersNs = summary(\.cpuBuildWorkersNs)
     m.cpuBackgroundNs = summary(\.cpuBackgroundNs)
+    m.splitBuilds = mean { $0.buildSplit ? 1 : 0 }
     m.failures = failures
     m.frameTimings = measured
     m.blocks = blocks()

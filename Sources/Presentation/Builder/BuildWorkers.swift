@@ -61,6 +61,9 @@ final class BuildWorkers: @unchecked Sendable {
   static let spinsThroughBuild = BuildTuning.integer("HITBENCH_BUILD_SPIN_THROUGH", default: 1) != 0
   static let wakesAhead = BuildTuning.integer("HITBENCH_BUILD_WAKE_AHEAD", default: 1) != 0
   static let pinsWorkers = BuildTuning.integer("HITBENCH_BUILD_PIN", default: 1) != 0
+  /// Whether a two-thread builder decides per build whether to split (`SplitGovernor`; 0: as
+  /// before, whenever a pass is large enough).
+  static let adaptsSplits = BuildTuning.integer("HITBENCH_BUILD_ADAPTIVE", default: 1) != 0
   /// Tests only: a pause, in microseconds, between deciding to park and parking (a worker's and
   /// the caller's), which widens the window a lost wake-up would need (0: none).
   static let _parkDelayMicroseconds = Atomic<Int>(0)
@@ -94,6 +97,8 @@ final class BuildWorkers: @unchecked Sendable {
   let jobs: UnsafeMutablePointer<Job>
   let results: UnsafeMutablePointer<Result>
   private var threads: [pthread_t] = []
+  /// The workers' CPU clocks (`cpuNanoseconds()`).
+  private var clocks: [clockid_t] = []
   /// The posted pass in one word, so that a claim is one compare-and-swap that can never take
   /// a part of a later pass: its generation (bits 32-63), its part count (16-31) and the next
   /// unclaimed part (0-15).
@@ -126,7 +131,7 @@ final class BuildWorkers: @unchecked Sendable {
     _ = (
       Self.minimumRowsToSplit, Self.minimumListToSplit, Self.partsPerThread, Self.spinNanoseconds,
       Self.buildSpinLimitNanoseconds, Self.spinsThroughBuild,
-      Self.wakesAhead, Self.pinsWorkers
+      Self.wakesAhead, Self.pinsWorkers, Self.adaptsSplits
     )
     self.count = count
     capacity = (count + 1) * Self.partsPerThread
@@ -164,6 +169,8 @@ final class BuildWorkers: @unchecked Sendable {
           return nil
         }, context)
       threads.append(t)
+      var clock = clockid_t()
+      if pthread_getcpuclockid(t, &clock) == 0 { clocks.append(clock) }
     }
   }
 
@@ -181,6 +188,17 @@ final class BuildWorkers: @unchecked Sendable {
     finished.deallocate()
     jobs.deallocate()
     results.deallocate()
+  }
+
+  /// CPU nanoseconds the workers have spent so far (parts and spinning): one system call a
+  /// worker.
+  func cpuNanoseconds() -> UInt64 {
+    var total: UInt64 = 0
+    for clock in clocks {
+      var ts = timespec()
+      if clock_gettime(clock, &ts) == 0 { total &+= Clocks.nanoseconds(ts) }
+    }
+    return total
   }
 
   /// The park counts, read under the mutex.

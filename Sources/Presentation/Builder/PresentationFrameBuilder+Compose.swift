@@ -9,7 +9,7 @@ extension PresentationFrameBuilder {
     let n = _layerCount
     guard n > 0 else { return 0 }
     let rows: Int
-    if let workers = _workers, n >= BuildWorkers.minimumRowsToSplit {
+    if _splits, let workers = _workers {
       let chain = _composeChains(all: true, columns)
       rows = chain + _runParts(workers, .composeAll, columns: columns) { _rowPart($0) }.rows
       _clearChains()
@@ -34,7 +34,7 @@ extension PresentationFrameBuilder {
     }
     let rows: Int
     let parts: Int
-    if let workers = _workers, n >= BuildWorkers.minimumRowsToSplit,
+    if _splits, let workers = _workers,
       _markedRowsReach(BuildWorkers.minimumChangedRowsToSplit)
     {
       let chain = _composeChains(all: false, columns)
@@ -187,7 +187,7 @@ extension PresentationFrameBuilder {
   func _composeRows(_ range: Range<Int>, _ columns: FrameColumns) -> Int {
     let composer = _RowComposer(self, columns)
     var done = 0
-    if _workers == nil || _layerCount < BuildWorkers.minimumRowsToSplit {
+    if !_splits {
       for r in range { composer.compose(r) }
       return range.count
     }
@@ -204,7 +204,7 @@ extension PresentationFrameBuilder {
   func _composeChangedRows(_ range: Range<Int>, part: Int, _ columns: FrameColumns) -> Int {
     let f = frame
     let composer = _RowComposer(self, columns)
-    let split = _workers != nil && _layerCount >= BuildWorkers.minimumRowsToSplit
+    let split = _splits
     let chain = chainMark._unsafeStorage
     let marked = rowChanged._unsafeStorage
     // (A nested function counting into a captured variable would box it: one allocation per

@@ -9,7 +9,7 @@ extension PresentationFrameBuilder {
     let n = _layerCount
     guard n > 0 else { return 0 }
     let keys = _evaluate(0, animated: animated) ? 1 : 0
-    guard let workers = _workers, n >= BuildWorkers.minimumRowsToSplit else {
+    guard _splits, let workers = _workers else {
       return keys + _evaluateRange(1..<n, animated: animated)
     }
     return keys
@@ -59,7 +59,7 @@ extension PresentationFrameBuilder {
   /// Whether a list of pass 1 this long is split (`BuildWorkers.minimumListToSplit`, in a scene
   /// large enough to split at all).
   @inline(__always) func _splitsList(_ count: Int) -> Bool {
-    _workers != nil && _layerCount >= BuildWorkers.minimumRowsToSplit && count >= BuildWorkers.minimumListToSplit
+    _splits && count >= BuildWorkers.minimumListToSplit
   }
 
   /// Runs one pass in `splitParts` parts, each claimed by whichever thread is free
@@ -75,6 +75,7 @@ extension PresentationFrameBuilder {
         kind: kind, part: k, lo: r.lowerBound, hi: r.upperBound, animated: animated, columns: columns)
     }
     workers.run(parts: parts, for: self)
+    _splitPasses += 1
     var total = BuildWorkers.Result()
     for k in 0..<parts {
       total.rows += workers.results[k].rows

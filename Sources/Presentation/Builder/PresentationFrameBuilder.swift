@@ -1,3 +1,4 @@
+import CCallgrind
 import Clocks
 import Columns
 import LayerModel
@@ -16,8 +17,9 @@ import LayerModel
 /// A layer whose own values and ancestors' values did not change keeps its rows, so the cost
 /// follows the animated layers and their subtrees. Each strategy asks only for the columns it
 /// needs (`FrameColumns`). With `threads > 1`, large trees are split at top-level subtrees
-/// across a pool of worker threads, giving the same frame bit for bit. No allocation per frame
-/// once the scene's size is reached (tested).
+/// across a pool of worker threads, giving the same frame bit for bit; whether a steady build
+/// splits is decided by what splitting has cost lately (`SplitGovernor`, `splitPolicy`). No
+/// allocation per frame once the scene's size is reached (tested).
 public final class PresentationFrameBuilder {
   public let scene: CompiledScene
   public let semantics: HitTestSemantics
@@ -28,9 +30,34 @@ public final class PresentationFrameBuilder {
     didSet {
       threads = Swift.max(threads, 1)
       _workers = threads > 1 ? BuildWorkers(count: threads - 1) : nil
+      // Another pool: what the old one cost says nothing of it.
+      var fresh = SplitGovernor()
+      fresh.latencyBound = frameBudgetNanoseconds / 2
+      _governors = [SplitGovernor](repeating: fresh, count: _governors.count)
+      _pendingGovernor = -1
       _built = false
     }
   }
+
+  /// When a build that could split between threads does.
+  public enum SplitPolicy: Sendable {
+    /// Whenever its passes are large enough (`BuildWorkers`' thresholds).
+    case always
+    /// Full builds as `always`; a steady build when splitting has lately saved wall time at a
+    /// bounded CPU price on this host (`SplitGovernor`). The default, except under Valgrind
+    /// (instruction counts must not follow the host's timing) or with
+    /// `HITBENCH_BUILD_ADAPTIVE=0`.
+    case adaptive
+  }
+  /// The frame's budget: a steady build that takes more than half of it on one thread splits
+  /// whenever that saves wall time, whatever the CPU (`SplitGovernor.latencyBound`).
+  public var frameBudgetNanoseconds = 1e9 / 120 {
+    didSet {
+      for g in _governors.indices { _governors[g].latencyBound = frameBudgetNanoseconds / 2 }
+    }
+  }
+  public var splitPolicy: SplitPolicy =
+    BuildWorkers.adaptsSplits && hitbench_on_valgrind() == 0 ? .adaptive : .always
 
   public var root: Layer { scene.root }
   /// The model layers in preorder: `layers[id.rawValue]` is the layer with that `LayerID`.
@@ -48,6 +75,8 @@ public final class PresentationFrameBuilder {
     public var rowsRecomputed = 0
     /// Whether the whole frame was rebuilt (first build, topology or order change, columns).
     public var full = false
+    /// Whether some pass was split between threads.
+    public var split = false
   }
   public private(set) var stats = Stats()
 
@@ -139,6 +168,20 @@ public final class PresentationFrameBuilder {
   var _evaluationVersion = -1
   var _changeVersion = -1
   var _workers: BuildWorkers?
+  /// Whether this build may split its passes (decided as it starts; each pass then splits
+  /// when it is large enough), and how many passes it split.
+  var _splits = false
+  var _splitPasses = 0
+  /// One governor for each kind of build (the columns asked for, presentation or model): a
+  /// runner's strategies share the builder and ask for different columns.
+  var _governors = [SplitGovernor](repeating: SplitGovernor(), count: 8)
+  /// The last governed build, recorded as the next build starts (its workers' CPU then includes
+  /// their spin after it): its governor (-1: none pending), whether it split, its wall time,
+  /// and the workers' CPU clock as it started.
+  var _pendingGovernor = -1
+  var _pendingSplit = false
+  var _pendingWall: UInt64 = 0
+  var _pendingWorkersCPU: UInt64 = 0
 
   static let localAdmitted: UInt8 = 1
   static let localHidden: UInt8 = 2
@@ -202,7 +245,8 @@ public final class PresentationFrameBuilder {
     // A layer whose sublayerTransform reaches its sublayers' maps (now, or at the last build)
     // changed: its sublayers' level maps may change too; evaluate every layer.
     let evaluateAll = full || changes.layers.contains { _isContextBearing(Int($0)) || hasContext[Int($0)] }
-    if _expectsSplit(evaluateAll: evaluateAll) { _workers?.wake() }
+    let governor = _decideSplit(full: full, evaluateAll: evaluateAll, animated: animated, columns: columns)
+    if _splits && _expectsSplit(evaluateAll: evaluateAll) { _workers?.wake() }
     _timeNodes(time, animated: animated)
     var keys = 0
     if evaluateAll {
@@ -237,6 +281,12 @@ public final class PresentationFrameBuilder {
     stats.timingNs = t1 &- t0
     stats.orderNs = t2 &- t1
     stats.composeNs = t3 &- t2
+    stats.split = _splitPasses > 0
+    if governor >= 0 {
+      _pendingGovernor = governor
+      _pendingSplit = stats.split
+      _pendingWall = t3 &- t0
+    }
     _workers?.buildDidEnd()
     _built = true
     _lastAnimated = animated
@@ -252,6 +302,33 @@ public final class PresentationFrameBuilder {
     guard _workers != nil, _layerCount >= BuildWorkers.minimumRowsToSplit else { return false }
     return evaluateAll || _splitsList(tracks.count) || _splitsList(alwaysEvaluated.count)
       || _lastRowsRecomputed >= BuildWorkers.minimumChangedRowsToSplit
+  }
+
+  /// Decides whether this build may split (`_splits`), recording the last governed build's
+  /// cost first. Answers the governor that decided (-1: none did; the build splits where its
+  /// passes are large enough, as under `.always`). One system call (the workers' CPU clock) on
+  /// a governed build.
+  func _decideSplit(full: Bool, evaluateAll: Bool, animated: Bool, columns: FrameColumns) -> Int {
+    _splitPasses = 0
+    guard let workers = _workers, _layerCount >= BuildWorkers.minimumRowsToSplit else {
+      _splits = false
+      return -1
+    }
+    _splits = true
+    let governed = splitPolicy == .adaptive && !full && _expectsSplit(evaluateAll: evaluateAll)
+    guard governed || _pendingGovernor >= 0 else { return -1 }
+    let workersCPU = workers.cpuNanoseconds()
+    if _pendingGovernor >= 0 {
+      let helpers = workersCPU &- _pendingWorkersCPU
+      _governors[_pendingGovernor].record(
+        split: _pendingSplit, wall: Double(_pendingWall), cpu: Double(_pendingWall &+ helpers))
+      _pendingGovernor = -1
+    }
+    guard governed else { return -1 }
+    let g = Int(columns.rawValue & 3) | (animated ? 4 : 0)
+    _splits = _governors[g].decide()
+    _pendingWorkersCPU = workersCPU
+    return g
   }
 
   /// Sizes every column for the scene and forgets the previous build.
