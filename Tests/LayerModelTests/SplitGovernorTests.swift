@@ -55,6 +55,11 @@ import Testing
     var late = SplitGovernor()
     _ = drive(&late, builds: 200) { $0 ? (58e6, 115e6) : (75e6, 75e6) }
     #expect(late.prefersSplit)
+    // And one thread, late, is probed a fraction as often: each probe is a run of late frames.
+    let builds = 3840
+    let unsplit = builds - drive(&late, builds: builds) { $0 ? (58e6, 115e6) : (75e6, 75e6) }
+    let rare = (builds / (late.probeInterval * late.lateProbeFactor) + 1) * late.probeLength
+    #expect(unsplit <= rare, "\(unsplit) builds on one thread in \(builds), at most \(rare) expected")
     var early = SplitGovernor()
     _ = drive(&early, builds: 200) { $0 ? (232e3, 460e3) : (300e3, 300e3) }
     #expect(!early.prefersSplit)
