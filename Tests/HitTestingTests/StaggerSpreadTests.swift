@@ -8,7 +8,7 @@ import Testing
 
 /// stagger-grid re-bounds its groups in its frames, each when its window ends; groups
 /// re-bounded in one frame end together a length later, so it also re-bounds the windows
-/// ending next, at a little more than the rate windows end on average. No steady frame then
+/// ending next, at the rate windows end on average. No steady frame then
 /// pays for a bunch of them (the frames' p99: docs/optimisation-log.md entry 75).
 @Suite struct StaggerSpreadTests {
   @Test(arguments: [SceneKind.app, .particles])

@@ -83,15 +83,15 @@ public final class _StaggerState: _TimeAwareState {
     } else if animated {
       // Every window that ended: re-bounded from now for one length, moved down the heap. (A
       // window just set at t can end at t where t + length rounds to t: it holds t.) And ahead
-      // of time, the windows ending next, at a quarter more than the rate windows end on
-      // average (the moving groups times this frame's share of a length): groups re-bounded in
+      // of time, the windows ending next, at the rate windows end on average (the moving groups
+      // times this frame's share of a length): groups re-bounded in
       // one frame end in one frame a length later, so without it their re-bounds stay bunched
       // and one frame in a few pays hundreds of them (app 10k: 900 us updates against a 5 us
       // median; docs/optimisation-log.md entry 75). A window re-bounded early is as exact.
       let moving = count - 1
       let dt = t - lastTime
       let share = dt > 0 && length.seconds > 0 ? Swift.min(dt / length.seconds, 1) : 0
-      let ahead = share > 0 ? Int((Double(moving) * share * 1.25).rounded(.up)) : 0
+      let ahead = share > 0 ? Int((Double(moving) * share).rounded(.up)) : 0
       var reinserted = 0
       while reinserted < moving {
         let g = Int(queue[0])
