@@ -21,6 +21,13 @@ public enum Clocks {
     return nanoseconds(ts)
   }
 
+  /// CPU nanoseconds spent so far by the thread whose CPU clock is `clock`
+  /// (`pthread_getcpuclockid`), or nil when it cannot be read. A system call.
+  @inlinable public static func cpuNanoseconds(of clock: clockid_t) -> UInt64? {
+    var ts = timespec()
+    return clock_gettime(clock, &ts) == 0 ? nanoseconds(ts) : nil
+  }
+
   /// A clock reading in nanoseconds.
   @inlinable @inline(__always) public static func nanoseconds(_ ts: timespec) -> UInt64 {
     UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)

@@ -68,10 +68,7 @@ private final class _HelperRegistry: @unchecked Sendable {
   func cpuNanoseconds(_ role: HelperThreads.Role) -> UInt64 {
     pthread_mutex_lock(mutex)
     var total = retired[role.rawValue]
-    for e in entries where e.role == role {
-      var ts = timespec()
-      if clock_gettime(e.clock, &ts) == 0 { total &+= Clocks.nanoseconds(ts) }
-    }
+    for e in entries where e.role == role { total &+= Clocks.cpuNanoseconds(of: e.clock) ?? 0 }
     pthread_mutex_unlock(mutex)
     return total
   }

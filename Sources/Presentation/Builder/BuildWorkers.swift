@@ -193,12 +193,7 @@ final class BuildWorkers: @unchecked Sendable {
   /// CPU nanoseconds the workers have spent so far (parts and spinning): one system call a
   /// worker.
   func cpuNanoseconds() -> UInt64 {
-    var total: UInt64 = 0
-    for clock in clocks {
-      var ts = timespec()
-      if clock_gettime(clock, &ts) == 0 { total &+= Clocks.nanoseconds(ts) }
-    }
-    return total
+    clocks.reduce(0) { $0 &+ (Clocks.cpuNanoseconds(of: $1) ?? 0) }
   }
 
   /// The park counts, read under the mutex.

@@ -246,7 +246,6 @@ public final class PresentationFrameBuilder {
     // changed: its sublayers' level maps may change too; evaluate every layer.
     let evaluateAll = full || changes.layers.contains { _isContextBearing(Int($0)) || hasContext[Int($0)] }
     let governor = _decideSplit(full: full, evaluateAll: evaluateAll, animated: animated, columns: columns)
-    if _splits && _expectsSplit(evaluateAll: evaluateAll) { _workers?.wake() }
     _timeNodes(time, animated: animated)
     var keys = 0
     if evaluateAll {
@@ -305,17 +304,20 @@ public final class PresentationFrameBuilder {
   }
 
   /// Decides whether this build may split (`_splits`), recording the last governed build's
-  /// cost first. Answers the governor that decided (-1: none did; the build splits where its
-  /// passes are large enough, as under `.always`). One system call (the workers' CPU clock) on
-  /// a governed build.
+  /// cost first, and wakes the workers when it will likely split. Answers the governor that
+  /// decided (-1: none did; the build splits where its passes are large enough, as under
+  /// `.always`). One system call (the workers' CPU clock) on a governed build.
   func _decideSplit(full: Bool, evaluateAll: Bool, animated: Bool, columns: FrameColumns) -> Int {
     _splitPasses = 0
     guard let workers = _workers, _layerCount >= BuildWorkers.minimumRowsToSplit else {
       _splits = false
       return -1
     }
+    // (`_expectsSplit` reads `_splits`: the passes' own thresholds, asked before the decision.)
     _splits = true
-    let governed = splitPolicy == .adaptive && !full && _expectsSplit(evaluateAll: evaluateAll)
+    let expected = _expectsSplit(evaluateAll: evaluateAll)
+    defer { if _splits && expected { workers.wake() } }
+    let governed = splitPolicy == .adaptive && !full && expected
     guard governed || _pendingGovernor >= 0 else { return -1 }
     let workersCPU = workers.cpuNanoseconds()
     if _pendingGovernor >= 0 {
