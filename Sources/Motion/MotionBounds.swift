@@ -44,6 +44,16 @@ public final class MotionBounds {
   /// Per layer: its own motion is piecewise linear in clock time, under a fixed parent with an
   /// affine world map (`linearBounds`).
   var piecewiseLinear = ColumnBuffer<Bool>()
+  /// Per layer: it moves, its model transform is 2D affine and its animations change only its
+  /// lean numbers (`FrozenAnimationProgram.changesLeanOnly`): its window is bounded through a
+  /// `LeanIntervalState` and the model transform's entries, not a whole `IntervalState` (the
+  /// same intervals, at a fraction of the copies).
+  var leanOnly = ColumnBuffer<Bool>()
+  /// Whether `leanOnly` layers take the lean state (off: every moving layer through the whole
+  /// `IntervalState`, for the test that holds the two ways equal).
+  var _leanStates = true {
+    didSet { if _leanStates != oldValue { _attach() } }
+  }
   /// Per layer: piecewise linear, its animation moving only its position (`_translatedLines`).
   var translates = ColumnBuffer<Bool>()
   var breakTimes = ColumnBuffer<Double>()
@@ -157,6 +167,12 @@ public final class MotionBounds {
         }
         fixedBox[m] = f.worldBox[m]
       }
+    }
+    leanOnly.reserve(n, filling: false)
+    for m in 0..<n where _leanStates && moves[m] && scene.bits[m].contains(.affineTransform) {
+      leanOnly[m] =
+        !scene.bits[m].contains(.animated)
+        || scene.animations.changesLeanOnly(scene.animationStart[m]..<scene.animationEnd[m])
     }
     piecewiseLinear.reserve(n, filling: false)
     translates.reserve(n, filling: false)
@@ -698,26 +714,51 @@ public final class MotionBounds {
       clipBox[m] = clips ? fixedBox[m].intersection(parentClip) : parentClip
       return
     }
-    var s = IntervalState(lean: scene.lean[m], transform: scene.modelTransform(m))
-    if animated && scene.bits[m].contains(.animated) {
-      scene.animations.widen(scene.animationStart[m]..<scene.animationEnd[m], &s, localTimes: times)
-    }
+    let widens = animated && scene.bits[m].contains(.animated)
+    let range = scene.animationStart[m]..<scene.animationEnd[m]
     // The level map (the lean closed form: a 2D transform, no sublayerTransform above).
-    var level: IntervalAffine?
     let parentContext =
       p >= 0 && (scene.bits[p].contains(.hasSublayerTransform) || scene.bits[p].contains(.generalAnimations))
-    if s.bounded && times.isBounded && !parentContext, let e = s.affineEntries {
-      let ax = s.lean[2] + s.lean[6] * s.lean[4]
-      let ay = s.lean[3] + s.lean[7] * s.lean[5]
+    let levels = times.isBounded && !parentContext
+    if leanOnly[m] {
+      var s = LeanIntervalState(scene.lean[m])
+      if widens { scene.animations.widen(range, &s, localTimes: times) }
+      let entries = s.bounded && levels ? Self._entries(scene.affineTransform(m)) : nil
+      _place(m, p, clips, parentClip, s.lean, entries)
+    } else {
+      var s = IntervalState(lean: scene.lean[m], transform: scene.modelTransform(m))
+      if widens { scene.animations.widen(range, &s, localTimes: times) }
+      _place(m, p, clips, parentClip, s.lean, s.bounded && levels ? s.affineEntries : nil)
+    }
+  }
+
+  /// A 2D affine map's entries (a, b, c, d, tx, ty) as points: `IntervalState.affineEntries` of
+  /// a transform no animation changes.
+  @inline(__always) static func _entries(_ t: AffineMap) -> InlineArray<6, Interval> {
+    [Interval(t.a), Interval(t.b), Interval(t.c), Interval(t.d), Interval(t.tx), Interval(t.ty)]
+  }
+
+  /// A moving layer's map, kind and boxes from its lean numbers over the window and its
+  /// transform's entries (nil: no level map, the layer unbounded), its parent computed.
+  @inline(__always) func _place(
+    _ m: Int, _ p: Int, _ clips: Bool, _ parentClip: Box, _ lean: borrowing InlineArray<11, Interval>,
+    _ entries: InlineArray<6, Interval>?
+  ) {
+    var level: IntervalAffine?
+    if let e = entries {
+      // The anchor and size are points but where animated, the entries where the transform is
+      // not: `times` takes two products for a point.
+      let ax = lean[2] + lean[6].times(lean[4])
+      let ay = lean[3] + lean[7].times(lean[5])
       level = IntervalAffine(
-        a: e[0], b: e[1], c: e[2], d: e[3], tx: -ax * e[0] - ay * e[2] + e[4] + s.lean[0],
-        ty: -ax * e[1] - ay * e[3] + e[5] + s.lean[1])
+        a: e[0], b: e[1], c: e[2], d: e[3], tx: (-ax).times(e[0]) - ay.times(e[2]) + e[4] + lean[0],
+        ty: (-ax).times(e[1]) - ay.times(e[3]) + e[5] + lean[1])
     }
     // Local bounds: standardised (min and max of origin and origin + size).
-    let x0 = s.lean[2]
-    let x1 = s.lean[2] + s.lean[4]
-    let y0 = s.lean[3]
-    let y1 = s.lean[3] + s.lean[5]
+    let x0 = lean[2]
+    let x1 = lean[2] + lean[4]
+    let y0 = lean[3]
+    let y1 = lean[3] + lean[5]
     let local = Box(
       minX: Swift.min(x0.lo, x1.lo), minY: Swift.min(y0.lo, y1.lo), maxX: Swift.max(x0.hi, x1.hi),
       maxY: Swift.max(y0.hi, y1.hi))

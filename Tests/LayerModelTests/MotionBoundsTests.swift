@@ -156,10 +156,85 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
     #expect(compared > 1000, "\(compared) values compared")
   }
 
+  /// A layer whose animations change only its lean numbers is bounded through the lean state
+  /// and its model transform's entries (`MotionBounds.leanOnly`): the same box, kind and
+  /// region, bit for bit, as through the whole interval state, for every layer of scenes with
+  /// every kind of animation (transforms, paths that turn, sublayer transforms among them) over
+  /// windows from a frame to seconds, on both trees.
+  @Test func leanStatesBoundAsTheWholeState() {
+    var rng = SplitMix64(seed: 53)
+    var lean = 0
+    var compared = 0
+    func same(_ a: Box, _ b: Box) -> Bool {
+      func eq(_ x: Double, _ y: Double) -> Bool { x == y || (x.isNaN && y.isNaN) }
+      return eq(a.minX, b.minX) && eq(a.minY, b.minY) && eq(a.maxX, b.maxX) && eq(a.maxY, b.maxY)
+    }
+    for seed in 0..<40 as Range<UInt64> {
+      let builder = PresentationFrameBuilder(root: everyKindScene(seed: seed, layers: 20...60, animations: 40))
+      let fast = MotionBounds(scene: builder.scene)
+      let whole = MotionBounds(scene: builder.scene)
+      whole._leanStates = false
+      lean += (0..<builder.scene.count).count { fast.leanOnly[$0] }
+      for w in 0..<6 {
+        let t0 = rng.uniform(-1, 6)
+        let t1 = t0 + [0, 1.0 / 120, 0.1, 0.7, 3][rng.below(5)]
+        fast.animated = w % 3 != 0
+        whole.animated = fast.animated
+        fast.compute(from: t0, to: t1)
+        whole.compute(from: t0, to: t1)
+        for m in 0..<builder.scene.count {
+          let local = Box(
+            minX: rng.uniform(-50, 50), minY: rng.uniform(-50, 50), maxX: rng.uniform(50, 150),
+            maxY: rng.uniform(50, 150))
+          #expect(
+            fast.kind[m] == whole.kind[m], "seed \(seed), layer \(m): kind \(fast.kind[m]) against \(whole.kind[m])")
+          #expect(
+            same(fast.box(m), whole.box(m)),
+            "seed \(seed), layer \(m) over [\(t0), \(t1)]: \(fast.box(m)) against \(whole.box(m))")
+          #expect(
+            same(fast.region(of: m, local: local), whole.region(of: m, local: local)),
+            "seed \(seed), layer \(m): region")
+          compared += 1
+        }
+      }
+    }
+    #expect(lean > 200 && compared > 5_000, "\(lean) lean layers, \(compared) boxes compared")
+  }
+
+  /// A number times an interval takes two products where the number is a point (`Interval *
+  /// Double`, `times`): the same ends as the four products (zeros of either sign alike), for
+  /// zeros, signed zeros, infinities
+  /// (whose product with zero makes the whole line) and ordinary values.
+  @Test func aPointTimesAnIntervalAsTheFourProducts() {
+    var rng = SplitMix64(seed: 59)
+    func same(_ a: Interval, _ b: Interval) -> Bool {
+      (a.lo == b.lo || a.lo.isNaN && b.lo.isNaN) && (a.hi == b.hi || a.hi.isNaN && b.hi.isNaN)
+    }
+    func number() -> Double {
+      switch rng.below(8) {
+      case 0: 0
+      case 1: -0.0
+      case 2: [Double.infinity, -.infinity, 1e300, -1e-300][rng.below(4)]
+      default: rng.uniform(-1000, 1000)
+      }
+    }
+    for _ in 0..<20_000 {
+      let a = Interval(number()).hull(number())
+      let k = number()
+      let four = a * Interval(k)
+      for two in [a * k, a.times(Interval(k))] {
+        #expect(same(two, four), "\(a) times \(k): \(two) against \(four)")
+      }
+      // A point of zeros of both signs (`times` takes its lower end) gives zeros of either sign.
+      let b = Interval(number()).hull(number())
+      #expect(same(a.times(b), a * b), "\(a) times \(b): \(a.times(b)) against \(a * b)")
+    }
+  }
+
   /// A spring's displacement over an interval of seconds holds its displacement at every
   /// sampled second of it, in every regime (underdamped, critically damped, overdamped, at
-  /// rest), for spans from a point to two seconds, early and late; and the underdamped
-  /// oscillation, one cosine of a shifted angle, is never wider than a cosine and a sine
+  /// rest), for spans from a point to two seconds, early and late, and at its start; and the
+  /// underdamped oscillation, one cosine of a shifted angle, is never wider than a cosine and a sine
   /// bounded apart (up to its rounding pad), and narrower in most spans.
   @Test func springDisplacementOverSecondsHoldsItsSamples() {
     var rng = SplitMix64(seed: 47)
@@ -175,8 +250,9 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
         ? 2 * (stiffness * mass).squareRoot() : n % 8 == 1 ? 0 : rng.uniform(0, 4 * (stiffness * mass).squareRoot())
       let c = SpringCoefficients(
         mass: mass, stiffness: stiffness, damping: damping, initialVelocity: rng.uniform(-50, 50))
-      let start = rng.uniform(0, 30)
-      let width = [0, 1e-9, rng.uniform(0, 0.05), rng.uniform(0, 2)][rng.below(4)]
+      // Every sixteenth at rest at its start (a backwards fill before it begins).
+      let start = n % 16 == 3 ? 0 : rng.uniform(0, 30)
+      let width = n % 16 == 3 ? 0 : [0, 1e-9, rng.uniform(0, 0.05), rng.uniform(0, 2)][rng.below(4)]
       let seconds = Interval(start, start + width)
       let d = c.displacement(over: seconds)
       for i in 0...32 {

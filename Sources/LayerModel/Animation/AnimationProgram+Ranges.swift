@@ -4,6 +4,29 @@ extension FrozenAnimationProgram {
   /// each result is joined with what was there). Conservative: the true states at every time in
   /// `times` are inside the result, up to rounding (pad what is derived from it).
   package func widen(_ range: Range<Int32>, _ s: inout IntervalState, localTimes times: Interval) {
+    _widen(range, &s, localTimes: times)
+  }
+
+  /// The same for a layer whose records change only its lean numbers (`changesLeanOnly`): no
+  /// transform to carry (a state a third the size).
+  package func widen(_ range: Range<Int32>, _ s: inout LeanIntervalState, localTimes times: Interval) {
+    _widen(range, &s, localTimes: times)
+  }
+
+  /// Whether records `range` change only lean numbers, as `LeanIntervalState` holds them: no
+  /// transform or transform component, no sublayerTransform, no path turning the layer by its
+  /// tangent. O(records).
+  package func changesLeanOnly(_ range: Range<Int32>) -> Bool {
+    for k in Int(range.lowerBound)..<Int(range.upperBound) {
+      let r = records[k]
+      if r.kind == .group || r.kind == .none { continue }
+      if r.keyPath == .transform || r.keyPath == .sublayerTransform || r.keyPath.isTransformComponent { return false }
+      if r.kind == .keyframe && r.isPath && r.rotationMode != nil { return false }
+    }
+    return true
+  }
+
+  func _widen<State: _IntervalTarget>(_ range: Range<Int32>, _ s: inout State, localTimes times: Interval) {
     var k = Int(range.lowerBound)
     let end = Int(range.upperBound)
     while k < end && s.bounded {
@@ -13,7 +36,7 @@ extension FrozenAnimationProgram {
         let d = durations[k].x
         let pieces = _progress(k, times)
         let y = _paced(r.timingFunction, progress: pieces.wrapped.map { pieces.progress.hull($0) } ?? pieces.progress)
-        _apply(&s, always: _alwaysActive(k, times)) { widen(Int32(k + 1)..<r.end, &$0, localTimes: y * Interval(d)) }
+        _apply(&s, always: _alwaysActive(k, times)) { _widen(Int32(k + 1)..<r.end, &$0, localTimes: y * Interval(d)) }
         k = Int(r.end)
         continue
       }
@@ -26,7 +49,9 @@ extension FrozenAnimationProgram {
   /// window hides what was under it, so it widens `s` in place (no copy of the state, about 400
   /// bytes: a tenth of a window build's instructions went to such copies, docs/optimisation-log.md
   /// entry 64); one applied only at some times widens a copy, joined with what was there.
-  @inline(__always) func _apply(_ s: inout IntervalState, always: Bool, _ widen: (inout IntervalState) -> Void) {
+  @inline(__always) func _apply<State: _IntervalTarget>(
+    _ s: inout State, always: Bool, _ widen: (inout State) -> Void
+  ) {
     if always { return widen(&s) }
     var applied = s
     widen(&applied)
@@ -135,12 +160,12 @@ extension FrozenAnimationProgram {
 
   /// One property record applied: its value interval written into `s` (its key path's numbers,
   /// or the transform's decomposition).
-  func _widenProperty(_ k: Int, _ r: AnimationRecord, _ s: inout IntervalState, _ times: Interval) {
+  func _widenProperty<State: _IntervalTarget>(_ k: Int, _ r: AnimationRecord, _ s: inout State, _ times: Interval) {
     let (progress, wrapped, cycles) = _progress(k, times)
     let w = r.lane == .lean ? Int(r.width) : _componentCount(r.keyPath)
     guard w > 0 else {
       // hidden (only removes hits) and other value-less paths change no geometry.
-      if r.keyPath == .sublayerTransform { s.sublayerTransformMoves = true }
+      if r.keyPath == .sublayerTransform { s._movesSublayers() }
       if r.keyPath == .transform || r.keyPath.isTransformComponent { s.bounded = false }
       return
     }
@@ -165,7 +190,7 @@ extension FrozenAnimationProgram {
     }
     if r.additive { for i in 0..<w { v[i] = under[i] + v[i] } }
     _write(r.keyPath, v, &s)
-    if r.kind == .keyframe && r.isPath && r.rotationMode != nil { s.anyRotation = true }
+    if r.kind == .keyframe && r.isPath && r.rotationMode != nil { s._turnsAnyWay() }
   }
 
   /// How many numbers a key path's value has in the interval state (0: none bounded here).
@@ -180,54 +205,20 @@ extension FrozenAnimationProgram {
   }
 
   /// The key path's current value in `s`, as up to 4 intervals.
-  func _read(_ k: AnimatableKeyPath, _ s: IntervalState) -> InlineArray<4, Interval> {
-    var out = InlineArray<4, Interval>(repeating: Interval(0))
+  @inline(__always)
+  func _read<State: _IntervalTarget>(_ k: AnimatableKeyPath, _ s: State) -> InlineArray<4, Interval> {
     let l = LeanValues.layout(k)
-    if l.width > 0 {
-      for i in 0..<Int(l.width) { out[i] = s.lean[Int(l.offset) + i] }
-      return out
-    }
-    guard let d = s._decomposition else { return InlineArray(repeating: .everything) }
-    switch k {
-    case .rotation, .rotationZ: out[0] = d[2]
-    case .scale, .scaleX: out[0] = d[3]
-    case .scaleY: out[0] = d[4]
-    case .translationX: out[0] = d[0]
-    case .translationY: out[0] = d[1]
-    case .translation:
-      out[0] = d[0]
-      out[1] = d[1]
-    default: break
-    }
+    guard l.width > 0 else { return s._transformValue(k) }
+    var out = InlineArray<4, Interval>(repeating: Interval(0))
+    for i in 0..<Int(l.width) { out[i] = s.lean[Int(l.offset) + i] }
     return out
   }
 
-  func _write(_ k: AnimatableKeyPath, _ v: InlineArray<4, Interval>, _ s: inout IntervalState) {
+  @inline(__always)
+  func _write<State: _IntervalTarget>(_ k: AnimatableKeyPath, _ v: InlineArray<4, Interval>, _ s: inout State) {
     let l = LeanValues.layout(k)
-    if l.width > 0 {
-      for i in 0..<Int(l.width) { s.lean[Int(l.offset) + i] = v[i] }
-      return
-    }
-    guard var d = s._decomposition else {
-      s.bounded = false
-      return
-    }
-    switch k {
-    case .rotation, .rotationZ: d[2] = v[0]
-    case .scale:
-      d[3] = v[0]
-      d[4] = v[0]
-    case .scaleX: d[3] = v[0]
-    case .scaleY: d[4] = v[0]
-    case .translationX: d[0] = v[0]
-    case .translationY: d[1] = v[0]
-    case .translation:
-      d[0] = v[0]
-      d[1] = v[1]
-    default: return
-    }
-    s.transformExact = nil
-    s.decomposition = d
+    guard l.width > 0 else { return s._setTransformValue(k, v) }
+    for i in 0..<Int(l.width) { s.lean[Int(l.offset) + i] = v[i] }
   }
 
   /// The numbers of a record's stored value i (lean numbers, or a general value of a lean kind).

@@ -80,6 +80,9 @@ package struct SpringCoefficients: Sendable {
   var c0 = 0.0, c1 = 0.0, c2 = 0.0, c3 = 0.0
   /// Underdamped: cos(c1 s) + c2 sin(c1 s) as one cosine, `amplitude` cos(c1 s - `phase`).
   var amplitude = 0.0, phase = 0.0
+  /// `displacement(at: 0)`, the same bits (1, but for rounding in the overdamped form and 0 at
+  /// rest): what a spring held at its start by a backwards fill is displaced by.
+  var atStart = 0.0
 
   package init(mass: Double, stiffness: Double, damping: Double, initialVelocity v: Double) {
     guard mass > 0, stiffness > 0, damping >= 0 else {
@@ -110,6 +113,7 @@ package struct SpringCoefficients: Sendable {
       c2 = 1 - c0
       c3 = r2
     }
+    atStart = displacement(at: 0)
   }
 
   @inlinable package func displacement(at s: Double) -> Double {
@@ -125,6 +129,9 @@ package struct SpringCoefficients: Sendable {
   /// underdamped oscillation is one cosine of a shifted angle: a cosine and a sine bounded
   /// apart cost twice the calls and add up to more than their sum can reach.
   package func displacement(over s: Interval) -> Interval {
+    // At its start (a spring held there by a backwards fill, before it begins): the one value,
+    // without the envelope's calls.
+    if s.lo == 0 && s.hi == 0 { return Interval(atStart) }
     func exp(_ x: Interval) -> Interval { x.lo == x.hi ? Interval(_exp(x.lo)) : Interval(_exp(x.lo), _exp(x.hi)) }
     switch regime {
     case 1:
