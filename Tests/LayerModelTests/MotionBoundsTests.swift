@@ -68,15 +68,18 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
   /// An animation outside its active period applies one value (as the evaluation's active-time
   /// rule): a backwards fill its start at its offset, a held end its last iteration's end. A
   /// window wholly before a filled start bounds the layer where it waits, not along its path
-  /// (rows waiting to slide in), one wholly after a held end where it stopped; and every box
+  /// (rows waiting to slide in), one wholly after a held end where it stopped, and one wholly
+  /// before a start that is not filled or after an end that is not held where its model is (a
+  /// row that has slid in and whose spring was removed); and every box
   /// holds the layer at every sampled time of windows before, across and after the active
   /// period, for each fill, offsets, autoreverses, repeats, negative speed and springs.
   @Test func fillsBoundTheHeldValueNotThePath() {
     // The root's bounds on the world's [0, 2000] (its anchor at its centre).
     let root = Layer(
       name: "root", bounds: Rect(x: 0, y: 0, width: 2000, height: 2000), position: Point(x: 1000, y: 1000))
-    // (layer, whether its box before the start / after the end is its start / end alone)
-    var waits: [(Layer, start: Bool, end: Bool)] = []
+    // (layer, whether its box before the start / after the end is its start / end alone, and
+    // whether it is not applied there: then the model's, where the animation changes nothing)
+    var waits: [(Layer, start: Bool, end: Bool, unappliedBefore: Bool, unappliedAfter: Bool)] = []
     var k = 0
     for fill in [FillMode.removed, .backwards, .forwards, .both] {
       for (offset, autoreverses, repeats, speed) in [
@@ -98,8 +101,12 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
           l.add(a, forKey: "move")
           root.addSublayer(l)
           let plain = offset == 0 && !autoreverses && repeats == 0 && speed == 1 && !spring
+          let once = speed == 1 && repeats == 0 && !autoreverses
           waits.append(
-            (l, plain && (fill == .backwards || fill == .both), plain && (fill == .forwards || fill == .both)))
+            (
+              l, plain && (fill == .backwards || fill == .both), plain && (fill == .forwards || fill == .both),
+              speed == 1 && !fill.fillsBackwards, once && !fill.fillsForwards
+            ))
         }
       }
     }
@@ -109,8 +116,17 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
     #expect(r.checked > 1000, "\(r.checked) candidate points checked")
     let builder = PresentationFrameBuilder(root: root)
     let motion = MotionBounds(scene: builder.scene)
-    for (l, start, end) in waits {
+    for (l, start, end, unappliedBefore, unappliedAfter) in waits {
       let m = builder.scene.index[ObjectIdentifier(l)].map(Int.init)!
+      // Not applied at any time of the window: the model's box (x = 100), not the path's.
+      if unappliedBefore {
+        let before = motion.box(of: m, from: 0, to: 1.9)
+        #expect(before.minX > 90 && before.maxX < 110, "\(l.name ?? ""): not yet applied, bounded to \(before)")
+      }
+      if unappliedAfter {
+        let after = motion.box(of: m, from: 3.1, to: 6)
+        #expect(after.minX > 90 && after.maxX < 110, "\(l.name ?? ""): no longer applied, bounded to \(after)")
+      }
       if start {
         let before = motion.box(of: m, from: 0, to: 1.9)
         #expect(before.minX > 90 && before.maxX < 200, "\(l.name ?? ""): waiting at its start, bounded to \(before)")
@@ -120,7 +136,9 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
         #expect(after.minX > 800 && after.maxX < 910, "\(l.name ?? ""): held at its end, bounded to \(after)")
       }
     }
-    #expect(waits.contains { $0.start } && waits.contains { $0.end })
+    #expect(
+      waits.contains { $0.start } && waits.contains { $0.end } && waits.contains { $0.unappliedBefore }
+        && waits.contains { $0.unappliedAfter })
   }
 
   /// A lean basic or spring record with both ends (a row sliding in, a spring on a position)

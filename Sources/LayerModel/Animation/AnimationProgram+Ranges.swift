@@ -31,16 +31,20 @@ extension FrozenAnimationProgram {
     let end = Int(range.upperBound)
     while k < end && s.bounded {
       let r = records[k]
+      let applies = r.kind == .none ? _Applies.never : _applies(k, times)
       if r.kind == .group {
         // The children's parent time is the group's local time within its iteration.
-        let d = durations[k].x
-        let pieces = _progress(k, times)
-        let y = _paced(r.timingFunction, progress: pieces.wrapped.map { pieces.progress.hull($0) } ?? pieces.progress)
-        _apply(&s, always: _alwaysActive(k, times)) { _widen(Int32(k + 1)..<r.end, &$0, localTimes: y * Interval(d)) }
+        if applies != .never {
+          let d = durations[k].x
+          let pieces = _progress(k, times)
+          let y = _paced(
+            r.timingFunction, progress: pieces.wrapped.map { pieces.progress.hull($0) } ?? pieces.progress)
+          _apply(&s, always: applies == .always) { _widen(Int32(k + 1)..<r.end, &$0, localTimes: y * Interval(d)) }
+        }
         k = Int(r.end)
         continue
       }
-      if r.kind != .none { _apply(&s, always: _alwaysActive(k, times)) { _widenProperty(k, r, &$0, times) } }
+      if applies != .never { _apply(&s, always: applies == .always) { _widenProperty(k, r, &$0, times) } }
       k += 1
     }
   }
@@ -58,20 +62,32 @@ extension FrozenAnimationProgram {
     s = s.hull(applied)
   }
 
+  /// Where in a window a record applies: at every time of it, at some, or at none.
+  enum _Applies { case always, sometimes, never }
+
   /// Whether record k applies at every local time in `times` (inside its active period, or
-  /// filling where it is outside).
-  func _alwaysActive(_ k: Int, _ times: Interval) -> Bool {
-    let t = records[k].timing
+  /// filling where it is outside), at none (every time before its start without a backwards
+  /// fill, or after its end without a held end: it changes nothing in the window, which it then
+  /// leaves as it is), or at some. The active times are computed as `MediaTiming._activeTime`
+  /// computes them, from the window's ends: rounding is monotone, so every time inside maps
+  /// between them, and a window whose ends are both before the start has every time before it.
+  func _applies(_ k: Int, _ times: Interval) -> _Applies {
+    let r = records[k]
+    let t = r.timing
     let total = durations[k].y
-    guard times.isBounded else { return false }
+    guard times.isBounded else { return .sometimes }
     let a = (times.lo - t.beginTime) * t.speed
     let b = (times.hi - t.beginTime) * t.speed
-    guard !a.isNaN, !b.isNaN else { return false }
+    guard !a.isNaN, !b.isNaN else { return .sometimes }
     let lo = Swift.min(a, b)
     let hi = Swift.max(a, b)
+    // Not applied, as `_activeTime` decides it: before the start without a backwards fill,
+    // after a finite end that is not held.
+    let holdsEnd = t.fillMode.fillsForwards && !r.removedOnCompletion && total.isFinite
+    if (hi < 0 && !t.fillMode.fillsBackwards) || (lo >= total && !holdsEnd) { return .never }
     // The fills, as `heldProgress` holds them (NaN: no such fill).
     let fills = heldProgress[k]
-    return (lo >= 0 || !fills.x.isNaN) && (hi < total || !fills.y.isNaN)
+    return (lo >= 0 || !fills.x.isNaN) && (hi < total || !fills.y.isNaN) ? .always : .sometimes
   }
 
   /// The progress (after the iteration rule, before pacing) a record can be at for local times
