@@ -50,16 +50,12 @@ public final class _StaggerState: _TimeAwareState {
       + line.memoryFootprint + box.memoryFootprint + queue.memoryFootprint + proposals.memoryFootprint
   }
 
-  /// Group g's bounds over [t0, t1] (its root's and its members' region): exact lines where
-  /// they exist and nothing above clips (lines are not clipped, so under a clipping ancestor
-  /// they can be far wider than the clipped window box), else the window box.
+  /// Group g's bounds over [t0, t1] (its root's and its members' region), by window-grid's
+  /// rule (`MotionBounds._linearWhereExact`).
   func _bound(_ g: Int, from t0: Double, to t1: Double) -> LinearBox {
-    if t1.isFinite, let b = motion._exactLines(groups, g, from: t0, to: t1, unclippedOnly: true) { return b }
-    let r = Int(groups.root[g])
-    _ = motion.box(of: r, from: t0, to: t1)
-    if motion.isUnbounded(r) { counters.unbounded += 1 }
-    let b = motion._windowBox(groups, g)
-    return LinearBox(start: b, end: b)
+    let (b, unbounded) = motion._linearWhereExact(groups, g, from: t0, to: t1)
+    if unbounded { counters.unbounded += 1 }
+    return b
   }
 
   /// Records group g's window and bounds (the grid is the caller's).
@@ -208,20 +204,19 @@ public final class _StaggerState: _TimeAwareState {
     var counter = NoCounter()
     lazy.prepare(at: lazy.frame.time, animated: animated)
     let before = counters.candidates
-    let t0 = Clocks.monotonicNanoseconds()
-    answer(points, into: results, counter: &counter)
-    let t1 = Clocks.monotonicNanoseconds()
-    let candidates = counters.candidates - before
-    var sink = 0
-    batch { (q: inout _StaggerQuery<NoCounter>) in
-      for p in points { sink &+= q.proposalsOnly(p) }
-    }
-    let t2 = Clocks.monotonicNanoseconds()
-    counters.candidates = before
-    if sink < 0 { print(sink) }
-    let full = t1 &- t0
-    let index = t2 &- t1
-    return (candidates, full > index ? full &- index : 0)
+    defer { counters.candidates = before }
+    return _timedCandidateCost(
+      queries: {
+        answer(points, into: results, counter: &counter)
+        return counters.candidates - before
+      },
+      indexAlone: {
+        var held = 0
+        batch { (q: inout _StaggerQuery<NoCounter>) in
+          for p in points { held &+= q.proposalsOnly(p) }
+        }
+        return held
+      })
   }
 
   func answer<Counter: WorkCounter>(

@@ -39,31 +39,23 @@ final class WindowBounds {
     slot.bound[0] = .nothing
     switch Index.bounds {
     case .window:
-      unbounded = _windowBoxes(into: slot, groups, from: t0, to: end, skippingExact: false)
+      for g in 1..<Swift.max(groups.count, 1) {
+        BuildPause.checkpoint(every: g)
+        let r = Int(groups.root[g])
+        _ = motion.box(of: r, from: t0, to: end)
+        if motion.isUnbounded(r) { unbounded += 1 }
+        let b = motion._windowBox(groups, g)
+        slot.bound[g] = LinearBox(start: b, end: b)
+      }
     case .linear:
       unbounded = _fit(into: slot, groups, from: t0, to: end)
     case .linearWhereExact:
-      // Exact lines where no ancestor clips (a clipping ancestor bounds a window box, not the
-      // lines), window boxes elsewhere.
-      _exactLines(into: slot, groups, from: t0, to: end, unclippedOnly: true)
-      unbounded = _windowBoxes(into: slot, groups, from: t0, to: end, skippingExact: true)
-    }
-    return unbounded
-  }
-
-  /// Each group's window box over [t, end] as its bounds (start and end alike), but for the
-  /// groups `_exactLines` bounded when `skippingExact`; answers how many could not be bounded.
-  func _windowBoxes<Index: MotionIndex>(
-    into slot: WindowSlot<Index>, _ groups: MotionGroups, from t: Double, to end: Double, skippingExact: Bool
-  ) -> Int {
-    var unbounded = 0
-    for g in 1..<Swift.max(groups.count, 1) where !(skippingExact && exact[g]) {
-      BuildPause.checkpoint(every: g)
-      let r = Int(groups.root[g])
-      _ = motion.box(of: r, from: t, to: end)
-      if motion.isUnbounded(r) { unbounded += 1 }
-      let b = motion._windowBox(groups, g)
-      slot.bound[g] = LinearBox(start: b, end: b)
+      for g in 1..<Swift.max(groups.count, 1) {
+        BuildPause.checkpoint(every: g)
+        let (b, lost) = motion._linearWhereExact(groups, g, from: t0, to: end)
+        slot.bound[g] = b
+        if lost { unbounded += 1 }
+      }
     }
     return unbounded
   }
@@ -172,6 +164,21 @@ extension MotionBounds {
   @inline(__always) func _windowBox(_ groups: MotionGroups, _ g: Int) -> Box {
     let r = Int(groups.root[g])
     return box(r).union(region(of: r, local: groups.hull[g]))
+  }
+
+  /// Group g's bounds over [t, end] by the one rule of `MotionBoundsKind.linearWhereExact`:
+  /// exact lines where its root moves piecewise linearly under no clipping ancestor (a clipping
+  /// ancestor bounds a window box, not the lines), else its window box at both ends; and
+  /// whether its root could not be bounded. What `window-grid` bounds its windows' groups by,
+  /// and `stagger-grid` each group over its own window.
+  @inline(__always) func _linearWhereExact(_ groups: MotionGroups, _ g: Int, from t: Double, to end: Double) -> (
+    bounds: LinearBox, unbounded: Bool
+  ) {
+    if end.isFinite, let b = _exactLines(groups, g, from: t, to: end, unclippedOnly: true) { return (b, false) }
+    let r = Int(groups.root[g])
+    _ = box(of: r, from: t, to: end)
+    let b = _windowBox(groups, g)
+    return (LinearBox(start: b, end: b), isUnbounded(r))
   }
 
   /// Group g's exact lines over [t, end] (`linearBounds` of its root and members' region), nil

@@ -174,20 +174,18 @@ public final class _WindowedState<Index: MotionIndex>: _TimeAwareState {
     lazy.prepare(at: time, animated: animated)
     let index = front.index
     var search = _beginBatch()
-    let t0 = Clocks.monotonicNanoseconds()
-    for (i, p) in points.enumerated() {
-      results[i] = index.answer(p, &search)
-      offered[i] = search.lastOffered
-    }
-    let t1 = Clocks.monotonicNanoseconds()
-    var sink = 0
-    for (i, p) in points.enumerated() {
-      sink &+= index._proposalsHeld(p, search, offered: offered[i])
-    }
-    let t2 = Clocks.monotonicNanoseconds()
-    if sink < 0 { print(sink) }
-    let full = t1 &- t0
-    let proposing = t2 &- t1
-    return (search.search.candidates, full > proposing ? full &- proposing : 0)
+    return _timedCandidateCost(
+      queries: {
+        for (i, p) in points.enumerated() {
+          results[i] = index.answer(p, &search)
+          offered[i] = search.lastOffered
+        }
+        return search.search.candidates
+      },
+      indexAlone: {
+        var held = 0
+        for (i, p) in points.enumerated() { held &+= index._proposalsHeld(p, search, offered: offered[i]) }
+        return held
+      })
   }
 }
