@@ -23,12 +23,8 @@ import Testing
     // below land posts in it.
     BuildWorkers._parkDelayMicroseconds.store(parkDelayMicroseconds, ordering: .relaxed)
     defer { BuildWorkers._parkDelayMicroseconds.store(0, ordering: .relaxed) }
-    let n = BuildWorkers.minimumRowsToSplit + 1000
-    let model = SceneGenerator(kind: .particles, layers: n, animatedFraction: 1, seed: 7).make()
-    let one = PresentationFrameBuilder(root: model.deepCopy(), threads: 1)
-    let two = PresentationFrameBuilder(root: model, threads: 2)
     // Every build that can split does (the governor would keep some on one thread).
-    two.splitPolicy = .always
+    let (one, two) = splitBuilderPair(animatedFraction: 1, seed: 7, policy: .always)
     let builds = TestSize.pick(full: 3000, fast: 1000)
     let spinMicroseconds = Int(BuildWorkers.spinNanoseconds / 1000)
     let gaps = [0, spinMicroseconds / 2, spinMicroseconds * 2 + 20, spinMicroseconds + parkDelayMicroseconds / 2, 1000]
@@ -65,11 +61,7 @@ extension BuildWorkersParkingTests {
   /// calling thread runs every part and the build finishes, equal to one thread's bit for bit.
   /// (With one part posted to each worker, the caller waited for the held worker for ever.)
   @Test func aBuildFinishesWhenItsWorkersNeverRun() {
-    let n = BuildWorkers.minimumRowsToSplit + 1000
-    let model = SceneGenerator(kind: .particles, layers: n, animatedFraction: 1, seed: 11).make()
-    let one = PresentationFrameBuilder(root: model.deepCopy(), threads: 1)
-    let two = PresentationFrameBuilder(root: model, threads: 2)
-    two.splitPolicy = .always
+    let (one, two) = splitBuilderPair(animatedFraction: 1, seed: 11, policy: .always)
     two._workers?._workersHeld.store(true, ordering: .relaxed)
     let builds = 40
     let stress = _Stress { stress in
@@ -89,6 +81,19 @@ extension BuildWorkersParkingTests {
     case .timedOut(let done): Issue.record("a build waited for a worker that never ran, after \(done) of \(builds)")
     }
   }
+}
+
+/// A particle scene just large enough for its builds to split, built by one thread (`one`)
+/// and by two (`two`, splitting by `policy`): the pair the split tests compare frame by frame.
+func splitBuilderPair(animatedFraction: Double, seed: UInt64, policy: PresentationFrameBuilder.SplitPolicy) -> (
+  one: PresentationFrameBuilder, two: PresentationFrameBuilder
+) {
+  let n = BuildWorkers.minimumRowsToSplit + 1000
+  let model = SceneGenerator(kind: .particles, layers: n, animatedFraction: animatedFraction, seed: seed).make()
+  let one = PresentationFrameBuilder(root: model.deepCopy(), threads: 1)
+  let two = PresentationFrameBuilder(root: model, threads: 2)
+  two.splitPolicy = policy
+  return (one, two)
 }
 
 /// Runs `body` on a thread of its own and waits for it with a deadline, so that a hang is a

@@ -136,11 +136,7 @@ extension SplitGovernorTests {
   /// thread's bit for bit, and the rows listed as changed cover every row whose world box
   /// changed (a strategy that updates from them would otherwise keep a stale box).
   @Test func buildsThatChangeWayKeepTheirFramesAndChanges() {
-    let n = BuildWorkers.minimumRowsToSplit + 1000
-    let model = SceneGenerator(kind: .particles, layers: n, animatedFraction: 0.5, seed: 5).make()
-    let one = PresentationFrameBuilder(root: model.deepCopy(), threads: 1)
-    let two = PresentationFrameBuilder(root: model, threads: 2)
-    two.splitPolicy = .adaptive
+    let (one, two) = splitBuilderPair(animatedFraction: 0.5, seed: 5, policy: .adaptive)
     for g in two._governors.indices {
       two._governors[g].warmup = 0
       two._governors[g].probeInterval = 2
