@@ -92,7 +92,7 @@ import Verification
     var missed = 0
     for _ in 0..<1000 {
       let p = Point(rng.uniform(0, 1000), rng.uniform(0, 1000))
-      let n = out.withUnsafeMutableBufferPointer { grid.entries(at: p, into: $0.baseAddress!) }
+      let n = out.withUnsafeMutableBufferPointer { grid.entries(at: p, into: $0) }
       listed += n
       let got = Set(out[0..<n])
       for (k, b) in boxes.enumerated() where b.holds(p) && !got.contains(Int32(k)) { missed += 1 }

@@ -65,7 +65,7 @@ import Testing
         let b = LinearBox(start: window[i], end: last[i]).at(fraction)
         p = q % 2 == 0 ? Point(b.minX, b.minY) : Point(b.maxX, b.maxY)
       }
-      let n = out.withUnsafeMutableBufferPointer { index.candidates(p, at: fraction, into: $0.baseAddress!) }
+      let n = out.withUnsafeMutableBufferPointer { index.candidates(p, at: fraction, into: $0) }
       let listed = Set(out[0..<n])
       for i in start.indices where LinearBox(start: window[i], end: last[i]).holds(p, at: fraction) {
         if !listed.contains(Int32(i)) { missed += 1 }
@@ -126,7 +126,7 @@ import Testing
     var offeredInAll = 0
     for _ in 0..<2000 {
       let p = Point(rng.uniform(-50, 1100), rng.uniform(-50, 900))
-      let n = out.withUnsafeMutableBufferPointer { index.candidates(p, at: 0, into: $0.baseAddress!) }
+      let n = out.withUnsafeMutableBufferPointer { index.candidates(p, at: 0, into: $0) }
       var visited: [Int32] = []
       let whole = storage._visit(p) { e in
         visited.append(e)

@@ -118,23 +118,15 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
     let motion = MotionBounds(scene: builder.scene)
     for (l, start, end, unappliedBefore, unappliedAfter) in waits {
       let m = builder.scene.index[ObjectIdentifier(l)].map(Int.init)!
+      // Windows wholly before the start and wholly after the end (of a plain timing).
+      let before = motion.box(of: m, from: 0, to: 1.9)
+      let after = motion.box(of: m, from: 3.1, to: 6)
+      let name = l.name ?? ""
       // Not applied at any time of the window: the model's box (x = 100), not the path's.
-      if unappliedBefore {
-        let before = motion.box(of: m, from: 0, to: 1.9)
-        #expect(before.minX > 90 && before.maxX < 110, "\(l.name ?? ""): not yet applied, bounded to \(before)")
-      }
-      if unappliedAfter {
-        let after = motion.box(of: m, from: 3.1, to: 6)
-        #expect(after.minX > 90 && after.maxX < 110, "\(l.name ?? ""): no longer applied, bounded to \(after)")
-      }
-      if start {
-        let before = motion.box(of: m, from: 0, to: 1.9)
-        #expect(before.minX > 90 && before.maxX < 200, "\(l.name ?? ""): waiting at its start, bounded to \(before)")
-      }
-      if end {
-        let after = motion.box(of: m, from: 3.1, to: 6)
-        #expect(after.minX > 800 && after.maxX < 910, "\(l.name ?? ""): held at its end, bounded to \(after)")
-      }
+      if unappliedBefore { #expect(before.minX > 90 && before.maxX < 110, "\(name): not yet applied, in \(before)") }
+      if unappliedAfter { #expect(after.minX > 90 && after.maxX < 110, "\(name): no longer applied, in \(after)") }
+      if start { #expect(before.minX > 90 && before.maxX < 200, "\(name): waiting at its start, in \(before)") }
+      if end { #expect(after.minX > 800 && after.maxX < 910, "\(name): held at its end, in \(after)") }
     }
     #expect(
       waits.contains { $0.start } && waits.contains { $0.end } && waits.contains { $0.unappliedBefore }

@@ -35,7 +35,7 @@ public struct LinearBVHIndex: MotionIndex {
   }
 
   @inline(__always)
-  public func candidates(_ p: Point, at s: Double, into out: UnsafeMutablePointer<Int32>) -> Int {
+  public func candidates(_ p: Point, at s: Double, into out: UnsafeMutableBufferPointer<Int32>) -> Int {
     tree.candidates(p, at: s, into: out)
   }
 }

@@ -135,7 +135,7 @@ final class _LinearTree {
 
   /// Writes the entries whose interpolated box holds p at fraction s to `out`.
   @inline(__always)
-  func candidates(_ p: Point, at s: Double, into out: UnsafeMutablePointer<Int32>) -> Int {
+  func candidates(_ p: Point, at s: Double, into out: UnsafeMutableBufferPointer<Int32>) -> Int {
     guard nodes > 0 else { return 0 }
     let st = stack._unsafeStorage
     let box = nodeBox._unsafeStorage

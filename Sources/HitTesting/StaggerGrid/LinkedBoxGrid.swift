@@ -112,7 +112,7 @@ final class LinkedBoxGrid {
 
   /// Writes the entries listed in p's cell of every level and in the overflow list to `out`;
   /// answers how many.
-  @inline(__always) func entries(at p: Point, into out: UnsafeMutablePointer<Int32>) -> Int {
+  @inline(__always) func entries(at p: Point, into out: UnsafeMutableBufferPointer<Int32>) -> Int {
     guard !p.x.isNaN, !p.y.isNaN else { return 0 }
     let nx = next._unsafeStorage
     let hd = head._unsafeStorage

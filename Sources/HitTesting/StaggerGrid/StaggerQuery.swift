@@ -15,7 +15,7 @@ struct _StaggerQuery<Counter: WorkCounter> {
   let start: UnsafePointer<Double>
   let end: UnsafePointer<Double>
   let line: UnsafePointer<LinearBox>
-  let proposals: UnsafeMutablePointer<Int32>
+  let proposals: UnsafeMutableBufferPointer<Int32>
   /// Grid entries looked at and queries answered (for the window length's cost model).
   var scanned = 0
   var queries = 0
@@ -23,7 +23,8 @@ struct _StaggerQuery<Counter: WorkCounter> {
   @inline(__always)
   init(
     search: CandidateSearch, grid: LinkedBoxGrid, time: Double, start: UnsafeMutablePointer<Double>,
-    end: UnsafeMutablePointer<Double>, line: UnsafeMutablePointer<LinearBox>, proposals: UnsafeMutablePointer<Int32>
+    end: UnsafeMutablePointer<Double>, line: UnsafeMutablePointer<LinearBox>,
+    proposals: UnsafeMutableBufferPointer<Int32>
   ) {
     self.search = search
     self.grid = Unmanaged.passUnretained(grid)

@@ -182,7 +182,7 @@ public final class _StaggerState: _TimeAwareState {
       var q = _StaggerQuery<Counter>(
         search: CandidateSearch(view, groups.lazy, groups.lazy.frame), grid: grid, time: groups.lazy.frame.time,
         start: start._unsafeStorage, end: end._unsafeStorage, line: line._unsafeStorage,
-        proposals: proposals._unsafeStorage)
+        proposals: UnsafeMutableBufferPointer(start: proposals._unsafeStorage, count: proposals.count))
       let r = body(&q)
       counters.candidates &+= q.search.candidates
       counters.presentations = groups.lazy.evaluations

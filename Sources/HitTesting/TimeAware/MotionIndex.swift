@@ -28,8 +28,9 @@ public protocol MotionIndex {
   /// buffer is the window's own (borrowed for the call): the index keeps what it needs of it.
   mutating func rebuild(_ bounds: UnsafeBufferPointer<LinearBox>)
   /// Writes the entries whose box at fraction `s` of the window may hold `p` (a superset) to
-  /// `out`, which has room for every entry; answers how many.
-  func candidates(_ p: Point, at s: Double, into out: UnsafeMutablePointer<Int32>) -> Int
+  /// the front of `out`, which has room for every entry (`out.count` at least the entries
+  /// indexed); answers how many.
+  func candidates(_ p: Point, at s: Double, into out: UnsafeMutableBufferPointer<Int32>) -> Int
   /// The answer for p through the batch's search. By default the search over `candidates`;
   /// an ordered index may visit its entries itself and stop where the search can (the grid).
   func answer(_ p: Point, _ search: inout WindowSearch) -> LayerID?

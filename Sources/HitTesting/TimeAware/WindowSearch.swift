@@ -10,7 +10,7 @@ public struct WindowSearch {
   /// Where the batch's time falls in the window (the index interpolates linear bounds by it).
   @usableFromInline let fraction: Double
   /// Where the index writes a query's proposals (room for every group).
-  @usableFromInline let proposals: UnsafeMutablePointer<Int32>
+  @usableFromInline let proposals: UnsafeMutableBufferPointer<Int32>
   var search: CandidateSearch
   /// By entry: its key and bounds (`WindowSlot`); the outside groups and their bounds.
   let entries: UnsafePointer<WindowEntry>
@@ -31,7 +31,7 @@ public struct WindowSearch {
   init(
     search: CandidateSearch, started: UInt64, entries: UnsafePointer<WindowEntry>, bound: UnsafePointer<LinearBox>,
     outside: UnsafePointer<Int32>, outsideBound: UnsafePointer<LinearBox>, outsideCount: Int, fraction: Double,
-    proposals: UnsafeMutablePointer<Int32>
+    proposals: UnsafeMutableBufferPointer<Int32>
   ) {
     self.search = search
     self.started = started

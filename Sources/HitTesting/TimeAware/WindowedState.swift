@@ -150,7 +150,8 @@ public final class _WindowedState<Index: MotionIndex>: _TimeAwareState {
       entries: UnsafePointer(front.entries._unsafeStorage), bound: UnsafePointer(front.bound._unsafeStorage),
       outside: UnsafePointer(front.outside._unsafeStorage),
       outsideBound: UnsafePointer(front.outsideBound._unsafeStorage),
-      outsideCount: front.outside.count, fraction: fraction, proposals: proposals._unsafeStorage)
+      outsideCount: front.outside.count, fraction: fraction,
+      proposals: UnsafeMutableBufferPointer(start: proposals._unsafeStorage, count: proposals.count))
   }
 
   /// Takes in a batch's counts (for reports and the window length).

@@ -161,7 +161,7 @@ final class _GridStorage {
 
   /// The entries of the point's cell list and of the overflow list whose boxes may hold it,
   /// merged in descending entry order: `_visit`'s pass, taking every entry it offers.
-  @inline(__always) func candidates(_ p: Point, into out: UnsafeMutablePointer<Int32>) -> Int {
+  @inline(__always) func candidates(_ p: Point, into out: UnsafeMutableBufferPointer<Int32>) -> Int {
     var n = 0
     _ = _visit(p) { e in
       out[n] = e

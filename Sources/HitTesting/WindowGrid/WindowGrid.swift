@@ -39,7 +39,7 @@ public struct WindowGridIndex: MotionIndex {
   }
 
   @inline(__always)
-  public func candidates(_ p: Point, at s: Double, into out: UnsafeMutablePointer<Int32>) -> Int {
+  public func candidates(_ p: Point, at s: Double, into out: UnsafeMutableBufferPointer<Int32>) -> Int {
     storage.candidates(p, into: out)
   }
 

@@ -49,11 +49,13 @@ public struct EmbreeMotionIndex: MotionIndex {
     boxes.append(b.maxY + pad)
   }
 
-  public func candidates(_ p: Point, at s: Double, into out: UnsafeMutablePointer<Int32>) -> Int {
+  public func candidates(_ p: Point, at s: Double, into out: UnsafeMutableBufferPointer<Int32>) -> Int {
     guard let handle else { return 0 }
     var entries: UnsafePointer<Int32>?
     let n = Int(hb_peer_query(handle.raw, p.x, p.y, Float(s), &entries))
-    if n > 0, let entries { out.update(from: entries, count: n) }
+    guard n > 0, let entries, let base = out.baseAddress else { return 0 }
+    precondition(n <= out.count, "\(Self.name): \(n) candidates for room for \(out.count)")
+    base.update(from: entries, count: n)
     return n
   }
 }
