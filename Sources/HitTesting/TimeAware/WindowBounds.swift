@@ -41,11 +41,9 @@ final class WindowBounds {
     case .window:
       for g in 1..<Swift.max(groups.count, 1) {
         BuildPause.checkpoint(every: g)
-        let r = Int(groups.root[g])
-        _ = motion.box(of: r, from: t0, to: end)
-        if motion.isUnbounded(r) { unbounded += 1 }
-        let b = motion._windowBox(groups, g)
+        let (b, lost) = motion._windowBox(groups, g, from: t0, to: end)
         slot.bound[g] = LinearBox(start: b, end: b)
+        if lost { unbounded += 1 }
       }
     case .linear:
       unbounded = _fit(into: slot, groups, from: t0, to: end)
@@ -92,10 +90,9 @@ final class WindowBounds {
       let b = j == n - 1 ? end : t + step * Double(j + 1)
       for g in 1..<Swift.max(count, 1) where !exact[g] {
         BuildPause.checkpoint(every: g)
-        let r = Int(groups.root[g])
-        _ = motion.box(of: r, from: a, to: b)
-        if j == 0 && motion.isUnbounded(r) { unbounded += 1 }
-        subBoxes[g * n + j] = motion._windowBox(groups, g)
+        let (box, lost) = motion._windowBox(groups, g, from: a, to: b)
+        if j == 0 && lost { unbounded += 1 }
+        subBoxes[g * n + j] = box
       }
     }
     subBoxes.withUnsafeBufferPointer { sb in
@@ -159,11 +156,15 @@ final class WindowBounds {
 }
 
 extension MotionBounds {
-  /// Group g's window box: where its root and members can be over the window last computed for
-  /// its root (`box(of:from:to:)`).
-  @inline(__always) func _windowBox(_ groups: MotionGroups, _ g: Int) -> Box {
+  /// Group g's window box over [t, end]: where its root and members can be at any time of it
+  /// (its root's box, its ancestors computed for the window on the way, and its members'
+  /// region); and whether its root could not be bounded. Every time-aware rule's window box.
+  @inline(__always) func _windowBox(_ groups: MotionGroups, _ g: Int, from t: Double, to end: Double) -> (
+    box: Box, unbounded: Bool
+  ) {
     let r = Int(groups.root[g])
-    return box(r).union(region(of: r, local: groups.hull[g]))
+    let root = box(of: r, from: t, to: end)
+    return (root.union(region(of: r, local: groups.hull[g])), isUnbounded(r))
   }
 
   /// Group g's bounds over [t, end] by the one rule of `MotionBoundsKind.linearWhereExact`:
@@ -175,10 +176,8 @@ extension MotionBounds {
     bounds: LinearBox, unbounded: Bool
   ) {
     if end.isFinite, let b = _exactLines(groups, g, from: t, to: end, unclippedOnly: true) { return (b, false) }
-    let r = Int(groups.root[g])
-    _ = box(of: r, from: t, to: end)
-    let b = _windowBox(groups, g)
-    return (LinearBox(start: b, end: b), isUnbounded(r))
+    let (b, unbounded) = _windowBox(groups, g, from: t, to: end)
+    return (LinearBox(start: b, end: b), unbounded)
   }
 
   /// Group g's exact lines over [t, end] (`linearBounds` of its root and members' region), nil
