@@ -56,10 +56,30 @@ struct IntervalAffine {
   /// the set (componentwise, with each inverse entry bounded by its cofactor over the smallest
   /// determinant); the whole plane when some map of the set is singular.
   func box(of l: Box) -> Box {
-    let (wx, wy, det) = _image(of: l, exactFirst: true)
-    guard wx.isBounded, wy.isBounded else { return .everything }
+    let (wx, wy) = _image(of: l, exactFirst: true)
+    guard wx.isBounded, wy.isBounded, let bound = _inverseBound() else { return .everything }
+    return Self._padded(wx, wy, bound)
+  }
+
+  /// `box(of:)` of two local boxes (an empty one's image is empty), the map's inverse bounded
+  /// once: a group's root and the region of its members (docs/optimisation-log.md entry 79).
+  func boxes(of l: Box, _ r: Box) -> (Box, Box) {
+    let bound = _inverseBound()
+    @inline(__always) func one(_ b: Box) -> Box {
+      let (wx, wy) = _image(of: b, exactFirst: true)
+      guard wx.isBounded, wy.isBounded, let bound else { return .everything }
+      return Self._padded(wx, wy, bound)
+    }
+    return (one(l), r.isEmpty ? .nothing : one(r))
+  }
+
+  /// The largest entries of the maps of the set and of their inverses (cofactor over the
+  /// smallest determinant): what the exact test's rounding is bounded by. Nil when some map of
+  /// the set is singular.
+  @inline(__always) func _inverseBound() -> (largest: AffineMap, inverse: AffineMap)? {
+    let det = _determinant(exactFirst: true)
     @inline(__always) func big(_ i: Interval) -> Double { Swift.max(Swift.abs(i.lo), Swift.abs(i.hi)) }
-    guard det.lo > 0 || det.hi < 0 else { return .everything }
+    guard det.lo > 0 || det.hi < 0 else { return nil }
     let smallest = Swift.min(Swift.abs(det.lo), Swift.abs(det.hi))
     // The inverse's entries: d, -b, -c, a over the determinant, translation -t times them.
     let ia = big(d) / smallest
@@ -68,25 +88,44 @@ struct IntervalAffine {
     let id = big(a) / smallest
     let inverse = AffineMap(
       a: ia, b: ib, c: ic, d: id, tx: big(tx) * ia + big(ty) * ic, ty: big(tx) * ib + big(ty) * id)
-    let largest = AffineMap(a: big(a), b: big(b), c: big(c), d: big(d), tx: 0, ty: 0)
-    let slack = ConservativeBox.affineSlack(largest, inverse: inverse, reachX: big(wx), reachY: big(wy))
+    return (AffineMap(a: big(a), b: big(b), c: big(c), d: big(d), tx: 0, ty: 0), inverse)
+  }
+
+  /// An image's box moved out by the exact test's rounding under `bound`.
+  @inline(__always) static func _padded(
+    _ wx: Interval, _ wy: Interval, _ bound: (largest: AffineMap, inverse: AffineMap)
+  )
+    -> Box
+  {
+    @inline(__always) func big(_ i: Interval) -> Double { Swift.max(Swift.abs(i.lo), Swift.abs(i.hi)) }
+    let slack = ConservativeBox.affineSlack(bound.largest, inverse: bound.inverse, reachX: big(wx), reachY: big(wy))
     guard slack.x.isFinite, slack.y.isFinite else { return .everything }
     return Box(minX: wx.lo - slack.x, minY: wy.lo - slack.y, maxX: wx.hi + slack.x, maxY: wy.hi + slack.y)
   }
 
-  /// A local box's image per axis, padded, and the determinant: by two multiplications a
-  /// product where the linear part is exact and `exactFirst`, else by the general products
-  /// (the same intervals, which a test holds).
-  @inline(__always) func _image(of l: Box, exactFirst: Bool) -> (x: Interval, y: Interval, det: Interval) {
+  /// A local box's image per axis, padded: by two multiplications a product where the linear
+  /// part is exact and `exactFirst`, else by the general products (the same intervals, which a
+  /// test holds).
+  @inline(__always) func _image(of l: Box, exactFirst: Bool) -> (x: Interval, y: Interval) {
     let x = Interval(l.minX, l.maxX)
     let y = Interval(l.minY, l.maxY)
     if exactFirst && linearIsExact, let xa = Self._scaled(x, a.lo), let yc = Self._scaled(y, c.lo),
-      let xb = Self._scaled(x, b.lo), let yd = Self._scaled(y, d.lo), let ad = Self._scaled(Interval(a.lo), d.lo),
+      let xb = Self._scaled(x, b.lo), let yd = Self._scaled(y, d.lo)
+    {
+      return ((xa + yc + tx).padded, (xb + yd + ty).padded)
+    }
+    return ((x * a + y * c + tx).padded, (x * b + y * d + ty).padded)
+  }
+
+  /// The determinants of the maps of the set: by one product a term where the linear part is
+  /// exact and `exactFirst`, else by the general products (the same interval).
+  @inline(__always) func _determinant(exactFirst: Bool) -> Interval {
+    if exactFirst && linearIsExact, let ad = Self._scaled(Interval(a.lo), d.lo),
       let bc = Self._scaled(Interval(b.lo), c.lo)
     {
-      return ((xa + yc + tx).padded, (xb + yd + ty).padded, ad - bc)
+      return ad - bc
     }
-    return ((x * a + y * c + tx).padded, (x * b + y * d + ty).padded, a * d - b * c)
+    return a * d - b * c
   }
 }
 

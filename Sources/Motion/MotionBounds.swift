@@ -54,6 +54,23 @@ public final class MotionBounds {
   var _leanStates = true {
     didSet { if _leanStates != oldValue { _attach() } }
   }
+  /// Per lean-only layer on the lean lane whose records all end (a row sliding in, a fade):
+  /// its slot in `held`, else -1.
+  var heldSlot = ColumnBuffer<Int32>()
+  /// Per slot: the placement (level map and local box) of the state its layer held over the
+  /// last window in which its records held one (`FrozenAnimationProgram.heldSides`), and on
+  /// which sides of their active periods they were. A later window with the same sides reads
+  /// it: its records are not analysed again (docs/optimisation-log.md entry 79).
+  var held = ColumnBuffer<_HeldPlacement>()
+  /// Whether held states are placed from their evaluation and kept (off: every moving layer's
+  /// records through the interval analysis, for the tests that hold two ways equal).
+  var _holdsStates = true {
+    didSet { if _holdsStates != oldValue { _attach() } }
+  }
+  #if HITBENCH_INTERNAL_CHECKS
+    /// Placements read from `held` as kept from an earlier window (tests show they ran).
+    var _heldReads = 0
+  #endif
   /// Per layer: piecewise linear, its animation moving only its position (`_translatedLines`).
   var translates = ColumnBuffer<Bool>()
   var breakTimes = ColumnBuffer<Double>()
@@ -174,6 +191,17 @@ public final class MotionBounds {
         !scene.bits[m].contains(.animated)
         || scene.animations.changesLeanOnly(scene.animationStart[m]..<scene.animationEnd[m])
     }
+    heldSlot.reserve(n, filling: -1)
+    var slots = 0
+    for m in 0..<n
+    where _holdsStates && leanOnly[m] && scene.bits[m].contains(.animated) && scene.bits[m].contains(.leanAnimations) {
+      if scene.animations.allEnd(scene.animationStart[m]..<scene.animationEnd[m]) {
+        heldSlot[m] = Int32(slots)
+        slots += 1
+      }
+    }
+    held.reserve(slots, filling: _HeldPlacement())
+    for i in 0..<slots { held[i] = _HeldPlacement() }
     piecewiseLinear.reserve(n, filling: false)
     translates.reserve(n, filling: false)
     breakTimes.reserve(Self.maximumBreakpoints, filling: 0)
@@ -645,6 +673,12 @@ public final class MotionBounds {
   /// (O(depth) the first time in a window: ancestors computed for the same window are reused);
   /// other layers' results for earlier windows may be overwritten.
   public func box(of m: Int, from t0: Double, to t1: Double) -> Box {
+    box(of: m, region: .nothing, from: t0, to: t1).box
+  }
+
+  /// The same, and `region(of: m, local: region)` for that window: a group's root and its
+  /// members' region, both boxes through the root's map at once.
+  public func box(of m: Int, region: Box, from t0: Double, to t1: Double) -> (box: Box, region: Box) {
     _synchronize()
     let window = Interval(Swift.min(t0, t1), Swift.max(t0, t1))
     if window != _lastWindow {
@@ -655,10 +689,11 @@ public final class MotionBounds {
         _windowStamp = 1
       }
     }
+    if computed[m] == _windowStamp { return (boxes[m], self.region(of: m, local: region)) }
     // Every ancestor not yet computed for this window, top down: a fixed one's box is known,
     // but its local times (layer timings) reach the moving layers below it.
     var n = 0
-    var a = m
+    var a = Int(scene.parent[m])
     while a >= 0 && computed[a] != _windowStamp {
       chain[n] = Int32(a)
       n += 1
@@ -670,7 +705,9 @@ public final class MotionBounds {
       _computeLayer(c, window)
       computed[c] = _windowStamp
     }
-    return boxes[m]
+    let r = _computeLayer(m, window, region: region)
+    computed[m] = _windowStamp
+    return (boxes[m], r)
   }
 
   /// Layer m's box from the last `compute` (or `box(of:from:to:)`).
@@ -701,6 +738,12 @@ public final class MotionBounds {
 
   /// One layer, its parent already computed for the same window.
   func _computeLayer(_ m: Int, _ window: Interval) {
+    _ = _computeLayer(m, window, region: .nothing)
+  }
+
+  /// The same, answering `region(of: m, local: region)` for the window (`.nothing` for an
+  /// empty region): where the layer's map is an interval map, both boxes through it at once.
+  func _computeLayer(_ m: Int, _ window: Interval, region: Box) -> Box {
     let p = Int(scene.parent[m])
     let clips = _clips(m)
     // Local time: the parent's, through the layer's own timing.
@@ -712,7 +755,7 @@ public final class MotionBounds {
       kind[m] = .exact
       boxes[m] = _faulty(fixedBox[m])
       clipBox[m] = clips ? fixedBox[m].intersection(parentClip) : parentClip
-      return
+      return self.region(of: m, local: region)
     }
     let widens = animated && scene.bits[m].contains(.animated)
     let range = scene.animationStart[m]..<scene.animationEnd[m]
@@ -720,15 +763,19 @@ public final class MotionBounds {
     let parentContext =
       p >= 0 && (scene.bits[p].contains(.hasSublayerTransform) || scene.bits[p].contains(.generalAnimations))
     let levels = times.isBounded && !parentContext
-    if leanOnly[m] {
+    if widens && levels && heldSlot[m] >= 0,
+      let sides = scene.animations.heldSides(range, localTimes: times), let h = _heldPlacement(m, range, times, sides)
+    {
+      return _place(m, p, clips, parentClip, held[h].level, held[h].local, region)
+    } else if leanOnly[m] {
       var s = LeanIntervalState(scene.lean[m])
       if widens { scene.animations.widen(range, &s, localTimes: times) }
       let entries = s.bounded && levels ? Self._entries(scene.affineTransform(m)) : nil
-      _place(m, p, clips, parentClip, s.lean, entries)
+      return _place(m, p, clips, parentClip, s.lean, entries, region)
     } else {
       var s = IntervalState(lean: scene.lean[m], transform: scene.modelTransform(m))
       if widens { scene.animations.widen(range, &s, localTimes: times) }
-      _place(m, p, clips, parentClip, s.lean, s.bounded && levels ? s.affineEntries : nil)
+      return _place(m, p, clips, parentClip, s.lean, s.bounded && levels ? s.affineEntries : nil, region)
     }
   }
 
@@ -738,30 +785,71 @@ public final class MotionBounds {
     [Interval(t.a), Interval(t.b), Interval(t.c), Interval(t.d), Interval(t.tx), Interval(t.ty)]
   }
 
+  /// Layer m's slot in `held`, holding its placement while its records hold one state, by the
+  /// sides they are on: kept from an earlier window with the same sides, else that state
+  /// evaluated once (at the window's first time: the numbers a query evaluates at any of its
+  /// times) and placed. Nil where a number of the state is not finite (the interval analysis
+  /// then decides).
+  @inline(__always) func _heldPlacement(_ m: Int, _ range: Range<Int32>, _ times: Interval, _ sides: UInt64) -> Int? {
+    let slot = Int(heldSlot[m])
+    if held[slot].valid && held[slot].sides == sides {
+      #if HITBENCH_INTERNAL_CHECKS
+        _heldReads += 1
+      #endif
+      return slot
+    }
+    var v = scene.lean[m]
+    scene.animations.applyLean(range, to: &v, atParentTime: times.lo)
+    for i in 0..<11 where !v.v[i].isFinite { return nil }
+    let s = LeanIntervalState(v)
+    let level = Self._level(s.lean, Self._entries(scene.affineTransform(m)))
+    held[slot] = _HeldPlacement(valid: true, sides: sides, level: level, local: Self._bounds(s.lean))
+    return slot
+  }
+
   /// A moving layer's map, kind and boxes from its lean numbers over the window and its
   /// transform's entries (nil: no level map, the layer unbounded), its parent computed.
   @inline(__always) func _place(
     _ m: Int, _ p: Int, _ clips: Bool, _ parentClip: Box, _ lean: borrowing InlineArray<11, Interval>,
-    _ entries: InlineArray<6, Interval>?
-  ) {
+    _ entries: InlineArray<6, Interval>?, _ region: Box
+  ) -> Box {
     var level: IntervalAffine?
-    if let e = entries {
-      // The anchor and size are points but where animated, the entries where the transform is
-      // not: `times` takes two products for a point.
-      let ax = lean[2] + lean[6].times(lean[4])
-      let ay = lean[3] + lean[7].times(lean[5])
-      level = IntervalAffine(
-        a: e[0], b: e[1], c: e[2], d: e[3], tx: (-ax).times(e[0]) - ay.times(e[2]) + e[4] + lean[0],
-        ty: (-ax).times(e[1]) - ay.times(e[3]) + e[5] + lean[1])
-    }
-    // Local bounds: standardised (min and max of origin and origin + size).
+    if let e = entries { level = Self._level(lean, e) }
+    return _place(m, p, clips, parentClip, level, Self._bounds(lean), region)
+  }
+
+  /// The level map of lean numbers over a window and a transform's entries. The anchor and
+  /// size are points but where animated, the entries where the transform is not: `times` takes
+  /// two products for a point.
+  @inline(__always) static func _level(_ lean: borrowing InlineArray<11, Interval>, _ e: InlineArray<6, Interval>)
+    -> IntervalAffine
+  {
+    let ax = lean[2] + lean[6].times(lean[4])
+    let ay = lean[3] + lean[7].times(lean[5])
+    return IntervalAffine(
+      a: e[0], b: e[1], c: e[2], d: e[3], tx: (-ax).times(e[0]) - ay.times(e[2]) + e[4] + lean[0],
+      ty: (-ax).times(e[1]) - ay.times(e[3]) + e[5] + lean[1])
+  }
+
+  /// The local bounds of lean numbers over a window: standardised (min and max of origin and
+  /// origin + size).
+  @inline(__always) static func _bounds(_ lean: borrowing InlineArray<11, Interval>) -> Box {
     let x0 = lean[2]
     let x1 = lean[2] + lean[4]
     let y0 = lean[3]
     let y1 = lean[3] + lean[5]
-    let local = Box(
+    return Box(
       minX: Swift.min(x0.lo, x1.lo), minY: Swift.min(y0.lo, y1.lo), maxX: Swift.max(x0.hi, x1.hi),
       maxY: Swift.max(y0.hi, y1.hi))
+  }
+
+  /// A moving layer's map, kind and boxes from its level map over the window (nil: none, the
+  /// layer unbounded) and local bounds, its parent computed; answers `region(of: m, local:
+  /// region)`.
+  @inline(__always) func _place(
+    _ m: Int, _ p: Int, _ clips: Bool, _ parentClip: Box, _ level: IntervalAffine?, _ local: Box, _ region: Box
+  ) -> Box {
+    var regionImage = Box.nothing
     var box = Box.everything
     var k = MapKind.unbounded
     let parentKind = p < 0 ? MapKind.interval : kind[p]
@@ -794,13 +882,15 @@ public final class MotionBounds {
           box = _projected(p, level.box(of: local))
         }
       }
-      if k == .interval { box = map[m].box(of: local) }
+      if k == .interval { (box, regionImage) = map[m].boxes(of: local, region) }
     }
     if box.minX == -.infinity && box.maxX == .infinity { unbounded += 1 }
     kind[m] = k
     let clipped = _faulty(box.intersection(parentClip))
     boxes[m] = clipped
     clipBox[m] = clips ? clipped : parentClip
+    if region.isEmpty { return .nothing }
+    return k == .interval ? regionImage.intersection(clipBox[m]) : self.region(of: m, local: region)
   }
 
   /// A box in layer m's own space, in the world: through m's exact maps in the lazy frame
@@ -823,4 +913,13 @@ public final class MotionBounds {
     let r = Interval(Swift.min(a, b), Swift.max(a, b))
     return r.isBounded ? r.padded : .everything
   }
+}
+
+/// A held layer's placement (`MotionBounds.held`): its level map and local bounds, for the
+/// sides its records were on.
+struct _HeldPlacement {
+  var valid = false
+  var sides: UInt64 = 0
+  var level = IntervalAffine(.identity)
+  var local = Box.nothing
 }

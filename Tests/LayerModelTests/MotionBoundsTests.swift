@@ -184,6 +184,8 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
       let fast = MotionBounds(scene: builder.scene)
       let whole = MotionBounds(scene: builder.scene)
       whole._leanStates = false
+      // Held states are placed from their evaluation (`heldStatesKeptAcrossWindowsHoldEveryCandidate`).
+      fast._holdsStates = false
       lean += (0..<builder.scene.count).count { fast.leanOnly[$0] }
       for w in 0..<6 {
         let t0 = rng.uniform(-1, 6)
@@ -209,6 +211,53 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
       }
     }
     #expect(lean > 200 && compared > 5_000, "\(lean) lean layers, \(compared) boxes compared")
+  }
+
+  /// A layer whose records hold one state over a window (rows waiting to slide in, settled
+  /// springs, fades before and after) is placed from that state, kept across the windows that
+  /// find its records on the same sides of their active periods: over consecutive windows
+  /// through their starts and ends (one bounds instance throughout, as a strategy keeps it),
+  /// every point where a layer is a candidate at a sampled time stays inside its bound, and
+  /// kept placements were read. (Taking a kept placement whatever the sides fails it.)
+  @Test func heldStatesKeptAcrossWindowsHoldEveryCandidate() {
+    var models: [(String, Layer)] = [SceneKind.app, .ui, .idle].map {
+      ("\($0)", SceneGenerator(kind: $0, layers: 300, animatedFraction: 1, seed: 5).make())
+    }
+    models += (0..<12 as Range<UInt64>).map {
+      ("every kind \($0)", everyKindScene(seed: $0, layers: 10...40, animations: 20))
+    }
+    var rng = SplitMix64(seed: 61)
+    var reads = 0
+    var checked = 0
+    for (name, model) in models {
+      let builder = PresentationFrameBuilder(root: model)
+      let motion = MotionBounds(scene: builder.scene)
+      var t0 = -0.5
+      while t0 < 6.5 {
+        let t1 = t0 + [1.0 / 30, 0.1, 0.4][rng.below(3)]
+        motion.compute(from: t0, to: t1)
+        let boxes = (0..<builder.layers.count).map { motion.box($0) }
+        var misses = 0
+        for t in [t0, (t0 + t1) / 2, t1] {
+          let frame = builder.build(at: t)
+          for p in RandomScene.points(for: frame, count: 60, rng: &rng) {
+            for r in 0..<frame.count where frame.isCandidate(r, p) {
+              checked += 1
+              if !boxes[Int(frame.layer[r].rawValue)].holds(p) { misses += 1 }
+            }
+          }
+        }
+        #expect(misses == 0, "\(name) over [\(t0), \(t1)]: \(misses) candidates outside their bounds")
+        t0 = t1
+      }
+      #if HITBENCH_INTERNAL_CHECKS
+        reads += motion._heldReads
+      #endif
+    }
+    #expect(checked > 50_000, "\(checked) candidate points checked")
+    #if HITBENCH_INTERNAL_CHECKS
+      #expect(reads > 1_000, "\(reads) kept placements read")
+    #endif
   }
 
   /// A number times an interval takes two products where the number is a point (`Interval *
@@ -328,7 +377,13 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
       let l = Box(minX: number(), minY: number(), maxX: number(), maxY: number())
       let a = s._image(of: l, exactFirst: true)
       let b = s._image(of: l, exactFirst: false)
-      #expect(same(a.x, b.x) && same(a.y, b.y) && same(a.det, b.det), "image of \(l) under \(s): \(a) against \(b)")
+      let (da, db) = (s._determinant(exactFirst: true), s._determinant(exactFirst: false))
+      #expect(
+        same(a.x, b.x) && same(a.y, b.y) && same(da, db), "image of \(l) under \(s): \(a), \(da) against \(b), \(db)")
+      // Two boxes at once as each alone.
+      let r = Box(minX: number(), minY: number(), maxX: number(), maxY: number())
+      let (bl, br) = s.boxes(of: l, r)
+      #expect(bl == s.box(of: l) && br == (r.isEmpty ? .nothing : s.box(of: r)), "boxes of \(l) and \(r) under \(s)")
     }
     #expect(exact > 10_000, "the exact path was exercised (\(exact))")
   }

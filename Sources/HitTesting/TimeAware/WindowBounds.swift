@@ -163,8 +163,8 @@ extension MotionBounds {
     box: Box, unbounded: Bool
   ) {
     let r = Int(groups.root[g])
-    let root = box(of: r, from: t, to: end)
-    return (root.union(region(of: r, local: groups.hull[g])), isUnbounded(r))
+    let (root, region) = box(of: r, region: groups.hull[g], from: t, to: end)
+    return (root.union(region), isUnbounded(r))
   }
 
   /// Group g's bounds over [t, end] by the one rule of `MotionBoundsKind.linearWhereExact`:

@@ -75,12 +75,7 @@ extension FrozenAnimationProgram {
     let r = records[k]
     let t = r.timing
     let total = durations[k].y
-    guard times.isBounded else { return .sometimes }
-    let a = (times.lo - t.beginTime) * t.speed
-    let b = (times.hi - t.beginTime) * t.speed
-    guard !a.isNaN, !b.isNaN else { return .sometimes }
-    let lo = Swift.min(a, b)
-    let hi = Swift.max(a, b)
+    guard let (lo, hi) = _activeEnds(k, times) else { return .sometimes }
     // Not applied, as `_activeTime` decides it: before the start without a backwards fill,
     // after a finite end that is not held.
     let holdsEnd = t.fillMode.fillsForwards && !r.removedOnCompletion && total.isFinite
@@ -88,6 +83,61 @@ extension FrozenAnimationProgram {
     // The fills, as `heldProgress` holds them (NaN: no such fill).
     let fills = heldProgress[k]
     return (lo >= 0 || !fills.x.isNaN) && (hi < total || !fills.y.isNaN) ? .always : .sometimes
+  }
+
+  /// Record k's active times (before the iteration rule) at the ends of `times`, in order, as
+  /// `MediaTiming._activeTime` computes them: rounding is monotone, so every time inside maps
+  /// between the two. Nil where `times` is unbounded or a product is NaN.
+  @inline(__always) func _activeEnds(_ k: Int, _ times: Interval) -> (lo: Double, hi: Double)? {
+    let t = records[k].timing
+    guard times.isBounded else { return nil }
+    let a = (times.lo - t.beginTime) * t.speed
+    let b = (times.hi - t.beginTime) * t.speed
+    guard !a.isNaN, !b.isNaN else { return nil }
+    return (Swift.min(a, b), Swift.max(a, b))
+  }
+
+  /// Where records `range` give a layer one state at every local time in `times`: each
+  /// record and group is outside its active period there (every time before its start, or
+  /// every time after its end), where it applies one held progress or nothing whatever the
+  /// time. Answers which side each top-level record is on (bit i set: record i of the range's
+  /// top level is past its end), nil where one is active somewhere in `times` (or the range has
+  /// more than 64 top-level records). Two windows with the same sides give the same state, and
+  /// `applyLean` at any time of either gives it, bit for bit: the motion bounds keep it across
+  /// windows (docs/optimisation-log.md entry 79). O(records).
+  package func heldSides(_ range: Range<Int32>, localTimes times: Interval) -> UInt64? {
+    var k = Int(range.lowerBound)
+    let end = Int(range.upperBound)
+    var sides: UInt64 = 0
+    var i: UInt64 = 0
+    while k < end {
+      guard i < 64 else { return nil }
+      let r = records[k]
+      if r.kind != .none {
+        guard let (lo, hi) = _activeEnds(k, times) else { return nil }
+        if lo >= durations[k].y {
+          sides |= 1 << i
+        } else if !(hi < 0) {
+          return nil
+        }
+      }
+      // A group outside its active period holds its children at one local time (or none).
+      k = r.kind == .group ? Int(r.end) : k + 1
+      i += 1
+    }
+    return sides
+  }
+
+  /// Whether every top-level record of `range` ends (a finite active duration): a layer whose
+  /// records all end holds one state before they start and after they end (`heldSides`).
+  package func allEnd(_ range: Range<Int32>) -> Bool {
+    var k = Int(range.lowerBound)
+    while k < Int(range.upperBound) {
+      let r = records[k]
+      if r.kind != .none && !durations[k].y.isFinite { return false }
+      k = r.kind == .group ? Int(r.end) : k + 1
+    }
+    return true
   }
 
   /// The progress (after the iteration rule, before pacing) a record can be at for local times

@@ -9,7 +9,7 @@ public struct AffineMap: Hashable, Sendable {
     (self.a, self.b, self.c, self.d, self.tx, self.ty) = (a, b, c, d, tx, ty)
   }
 
-  public static let identity = AffineMap(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+  @inlinable public static var identity: AffineMap { AffineMap(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0) }
 
   /// The map of an affine homography (its projective entries are ignored).
   @inlinable public init(_ h: Homography) {

@@ -15,7 +15,9 @@ public struct Homography: Hashable, Sendable {
     (self.m41, self.m42, self.m44) = (m41, m42, m44)
   }
 
-  public static let identity = Homography(m11: 1, m12: 0, m14: 0, m21: 0, m22: 1, m24: 0, m41: 0, m42: 0, m44: 1)
+  @inlinable public static var identity: Homography {
+    Homography(m11: 1, m12: 0, m14: 0, m21: 0, m22: 1, m24: 0, m41: 0, m42: 0, m44: 1)
+  }
 
   /// A pure translation.
   @inlinable public static func translation(_ tx: Double, _ ty: Double) -> Homography {

@@ -11,7 +11,7 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
     (self.x, self.y) = (x, y)
   }
 
-  public static let zero = Point(x: 0, y: 0)
+  @inlinable public static var zero: Point { Point(x: 0, y: 0) }
 
   public var description: String { "(\(x), \(y))" }
 }

@@ -14,9 +14,9 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     self.size = Size(width: width, height: height)
   }
 
-  public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
+  @inlinable public static var zero: Rect { Rect(x: 0, y: 0, width: 0, height: 0) }
   /// The empty set: CGRectNull, an origin at +infinity.
-  public static let null = Rect(x: .infinity, y: .infinity, width: 0, height: 0)
+  @inlinable public static var null: Rect { Rect(x: .infinity, y: .infinity, width: 0, height: 0) }
   /// CGRectInfinite: the whole plane, as Core Graphics spells it.
   public static let infinite = Rect(
     x: -.greatestFiniteMagnitude / 2, y: -.greatestFiniteMagnitude / 2,

@@ -7,7 +7,7 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
     (self.width, self.height) = (width, height)
   }
 
-  public static let zero = Size(width: 0, height: 0)
+  @inlinable public static var zero: Size { Size(width: 0, height: 0) }
 
   public var description: String { "(\(width), \(height))" }
 }

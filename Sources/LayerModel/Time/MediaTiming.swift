@@ -2,8 +2,8 @@
 public enum FillMode: String, Sendable, CaseIterable {
   case removed, forwards, backwards, both
 
-  var fillsBackwards: Bool { self == .backwards || self == .both }
-  var fillsForwards: Bool { self == .forwards || self == .both }
+  @inline(__always) var fillsBackwards: Bool { self == .backwards || self == .both }
+  @inline(__always) var fillsForwards: Bool { self == .forwards || self == .both }
 }
 
 /// Where an object is within its active period: the iteration's progress in [0, 1] (already

@@ -22,32 +22,35 @@ public final class CompiledScene: LayerTreeObserver {
   /// Whether `releaseModel()` dropped the model: the columns are final.
   public private(set) var modelReleased = false
 
-  /// Bit flags of a layer's model properties.
-  package struct Bits: OptionSet, Sendable {
-    package let rawValue: UInt16
-    package init(rawValue: UInt16) { self.rawValue = rawValue }
-    package static let masks = Bits(rawValue: 1)
-    package static let hidden = Bits(rawValue: 2)
-    package static let interactive = Bits(rawValue: 4)
+  /// Bit flags of a layer's model properties. Public, with computed constants: a `package`
+  /// declaration is never inlined into another module (Swift 6.3 without library evolution,
+  /// `@inlinable` or not), and a `static let` read from another module is a call to its
+  /// addressor and `swift_once` (docs/optimisation-log.md entry 79).
+  public struct Bits: OptionSet, Sendable {
+    public let rawValue: UInt16
+    @inlinable public init(rawValue: UInt16) { self.rawValue = rawValue }
+    @inlinable public static var masks: Bits { Bits(rawValue: 1) }
+    @inlinable public static var hidden: Bits { Bits(rawValue: 2) }
+    @inlinable public static var interactive: Bits { Bits(rawValue: 4) }
     /// A transform other than the identity.
-    package static let hasTransform = Bits(rawValue: 8)
+    @inlinable public static var hasTransform: Bits { Bits(rawValue: 8) }
     /// The transform is 2D affine (so the level map is, when the parent has no
     /// sublayerTransform).
-    package static let affineTransform = Bits(rawValue: 16)
-    package static let hasSublayerTransform = Bits(rawValue: 32)
+    @inlinable public static var affineTransform: Bits { Bits(rawValue: 16) }
+    @inlinable public static var hasSublayerTransform: Bits { Bits(rawValue: 32) }
     /// A media timing other than the default (so its local time differs from its parent's).
-    package static let hasTiming = Bits(rawValue: 64)
+    @inlinable public static var hasTiming: Bits { Bits(rawValue: 64) }
     /// At least one animation.
-    package static let animated = Bits(rawValue: 128)
+    @inlinable public static var animated: Bits { Bits(rawValue: 128) }
     /// Every animation is on the lean lane.
-    package static let leanAnimations = Bits(rawValue: 256)
+    @inlinable public static var leanAnimations: Bits { Bits(rawValue: 256) }
     /// Some animation can change the transform or the sublayerTransform (or hidden).
-    package static let generalAnimations = Bits(rawValue: 512)
+    @inlinable public static var generalAnimations: Bits { Bits(rawValue: 512) }
 
     /// Whether every flag of `member` is set: one mask where it is read. (The protocol's own
     /// `contains`, a generic default, is called through its witness from other modules: the
     /// motion bounds' per-layer loop, docs/optimisation-log.md entry 66.)
-    @inlinable @inline(__always) package func contains(_ member: Bits) -> Bool {
+    @inlinable @inline(__always) public func contains(_ member: Bits) -> Bool {
       rawValue & member.rawValue == member.rawValue
     }
   }

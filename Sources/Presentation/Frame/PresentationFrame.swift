@@ -23,8 +23,12 @@ public struct Box: Sendable, Hashable {
     self.maxY = maxY
   }
 
-  public static let everything = Box(minX: -.infinity, minY: -.infinity, maxX: .infinity, maxY: .infinity)
-  public static let nothing = Box(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+  @inlinable public static var everything: Box {
+    Box(minX: -.infinity, minY: -.infinity, maxX: .infinity, maxY: .infinity)
+  }
+  @inlinable public static var nothing: Box {
+    Box(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+  }
 
   @inlinable public var isEmpty: Bool { !(minX <= maxX && minY <= maxY) }
 
@@ -69,28 +73,28 @@ public final class PresentationFrame {
     @inlinable public init(rawValue: UInt16) { self.rawValue = rawValue }
     /// The layer and every ancestor are admitted by the semantics and every map on the path is
     /// invertible: the subtree can be hit at all.
-    public static let reachable = Flags(rawValue: 1)
+    @inlinable public static var reachable: Flags { Flags(rawValue: 1) }
     /// Reachable, and the layer's own bounds are not empty: it can itself be the answer.
-    public static let hittable = Flags(rawValue: 2)
+    @inlinable public static var hittable: Flags { Flags(rawValue: 2) }
     /// The point must be inside this layer's bounds for any descendant to be hit
     /// (`masksToBounds`, or every layer under the UIView semantics).
-    public static let clips = Flags(rawValue: 4)
+    @inlinable public static var clips: Flags { Flags(rawValue: 4) }
     /// The layer's own map into its parent has a projective part (w is not 1 everywhere).
-    public static let projective = Flags(rawValue: 8)
+    @inlinable public static var projective: Flags { Flags(rawValue: 8) }
     /// Hidden in the presentation tree.
-    public static let hidden = Flags(rawValue: 16)
+    @inlinable public static var hidden: Flags { Flags(rawValue: 16) }
     /// UIView semantics only: skipped for user interaction or alpha.
-    public static let notInteractive = Flags(rawValue: 32)
+    @inlinable public static var notInteractive: Flags { Flags(rawValue: 32) }
     /// The layer's own map into its parent is not invertible (singular or not finite).
-    public static let singular = Flags(rawValue: 64)
+    @inlinable public static var singular: Flags { Flags(rawValue: 64) }
     /// The layer's composite 2D map to the world distorts beyond `GeometryLimits.distortion`:
     /// degenerate like a singular map (not reachable, nor is its subtree; docs/semantics.md).
-    public static let degenerate = Flags(rawValue: 128)
+    @inlinable public static var degenerate: Flags { Flags(rawValue: 128) }
     /// The map between the layer and the world is projective: it lives in the side tables.
-    public static let worldProjective = Flags(rawValue: 256)
+    @inlinable public static var worldProjective: Flags { Flags(rawValue: 256) }
     /// What stops a walk from entering a layer (its subtree is skipped): hidden, not
     /// interactive, a singular or degenerate map.
-    public static let closesSubtree: Flags = [.hidden, .notInteractive, .singular, .degenerate]
+    @inlinable public static var closesSubtree: Flags { Flags(rawValue: 16 | 32 | 64 | 128) }
   }
 
   /// The semantics the rows were ordered and flagged for.
@@ -319,10 +323,10 @@ public final class PresentationFrame {
 /// from the world, world boxes and guard rows. Tree-walk needs only the structure.
 public struct FrameColumns: OptionSet, Sendable, Hashable {
   public let rawValue: UInt8
-  public init(rawValue: UInt8) { self.rawValue = rawValue }
-  public static let structure = FrameColumns(rawValue: 1)
-  public static let world = FrameColumns(rawValue: 2)
-  public static let all: FrameColumns = [.structure, .world]
+  @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
+  @inlinable public static var structure: FrameColumns { FrameColumns(rawValue: 1) }
+  @inlinable public static var world: FrameColumns { FrameColumns(rawValue: 2) }
+  @inlinable public static var all: FrameColumns { FrameColumns(rawValue: 3) }
 }
 
 extension PresentationFrame {
