@@ -677,7 +677,9 @@ public final class MotionBounds {
   }
 
   /// The same, and `region(of: m, local: region)` for that window: a group's root and its
-  /// members' region, both boxes through the root's map at once.
+  /// members' region, both boxes through the root's map at once. Where the region holds the
+  /// layer's own bounds and the layer does not clip, its box is the region's (which holds it):
+  /// one image, for callers that take their union (a group's bound).
   public func box(of m: Int, region: Box, from t0: Double, to t1: Double) -> (box: Box, region: Box) {
     _synchronize()
     let window = Interval(Swift.min(t0, t1), Swift.max(t0, t1))
@@ -882,7 +884,19 @@ public final class MotionBounds {
           box = _projected(p, level.box(of: local))
         }
       }
-      if k == .interval { (box, regionImage) = map[m].boxes(of: local, region) }
+      if k == .interval {
+        if !clips && region.minX <= local.minX && region.minY <= local.minY && region.maxX >= local.maxX
+          && region.maxY >= local.maxY
+        {
+          // A region holding the layer's own bounds (a group's hull holds its root's): its
+          // image holds the layer's, and a layer that does not clip passes only its parent's
+          // clip down, so its box may be the region's (a group's bound is their union).
+          regionImage = map[m].box(of: region)
+          box = regionImage
+        } else {
+          (box, regionImage) = map[m].boxes(of: local, region)
+        }
+      }
     }
     if box.minX == -.infinity && box.maxX == .infinity { unbounded += 1 }
     kind[m] = k

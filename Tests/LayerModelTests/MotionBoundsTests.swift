@@ -260,6 +260,53 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
     #endif
   }
 
+  /// A layer's box and a region through its map at once (a group's root and hull,
+  /// `box(of:region:from:to:)`) answer what `box(of:from:to:)` and `region(of:local:)` answer
+  /// one after the other, except that a layer that does not clip, whose region holds its own
+  /// bounds, may take the region's box as its own (one image; their union is the same): for
+  /// every layer of random scenes over random windows and regions, holding and not holding the
+  /// layer's bounds.
+  @Test func aBoxAndARegionAtOnceAsEachAlone() {
+    var rng = SplitMix64(seed: 67)
+    var (same, widened) = (0, 0)
+    func holds(_ a: Box, _ b: Box) -> Bool {
+      b.isEmpty || (a.minX <= b.minX && a.minY <= b.minY && a.maxX >= b.maxX && a.maxY >= b.maxY)
+    }
+    for seed in 0..<60 as Range<UInt64> {
+      let builder = PresentationFrameBuilder(root: everyKindScene(seed: seed, layers: 20...60, animations: 40))
+      let scene = builder.scene
+      let atOnce = MotionBounds(scene: scene)
+      let alone = MotionBounds(scene: scene)
+      for _ in 0..<4 {
+        let t0 = rng.uniform(-1, 6)
+        let t1 = t0 + [0, 1.0 / 120, 0.1, 0.7, 3][rng.below(5)]
+        for m in 0..<scene.count {
+          let bounds = scene.lean[m].bounds
+          let x0 = bounds.origin.x
+          let y0 = bounds.origin.y
+          // Half the regions hold the layer's model bounds (a group's hull holds its root's).
+          let pad = rng.below(2) == 0 ? rng.uniform(0, 40) : -rng.uniform(1, 40)
+          let region = Box(
+            minX: x0 - pad, minY: y0 - rng.uniform(0, 40), maxX: x0 + bounds.size.width + rng.uniform(0, 40),
+            maxY: y0 + bounds.size.height + rng.uniform(0, 40))
+          let (box, image) = atOnce.box(of: m, region: region, from: t0, to: t1)
+          let b = alone.box(of: m, from: t0, to: t1)
+          let r = alone.region(of: m, local: region)
+          #expect(image == r, "seed \(seed), layer \(m) over [\(t0), \(t1)]: region \(image) against \(r)")
+          if box == b {
+            same += 1
+          } else {
+            widened += 1
+            #expect(
+              !alone._clips(m) && box == r && holds(r, b),
+              "seed \(seed), layer \(m) over [\(t0), \(t1)]: box \(box) against \(b) and region \(r)")
+          }
+        }
+      }
+    }
+    #expect(same > 2_000 && widened > 100, "\(same) boxes the same, \(widened) the region's")
+  }
+
   /// A number times an interval takes two products where the number is a point (`Interval *
   /// Double`, `times`): the same ends as the four products (zeros of either sign alike), for
   /// zeros, signed zeros, infinities
