@@ -55,22 +55,20 @@ struct IntervalAffine {
   /// `ConservativeBox` pads a frame's boxes, for the exact test's own rounding under any map of
   /// the set (componentwise, with each inverse entry bounded by its cofactor over the smallest
   /// determinant); the whole plane when some map of the set is singular.
-  func box(of l: Box) -> Box {
-    let (wx, wy) = _image(of: l, exactFirst: true)
-    guard wx.isBounded, wy.isBounded, let bound = _inverseBound() else { return .everything }
-    return Self._padded(wx, wy, bound)
-  }
+  func box(of l: Box) -> Box { _box(of: l, _inverseBound()) }
 
   /// `box(of:)` of two local boxes (an empty one's image is empty), the map's inverse bounded
   /// once: a group's root and the region of its members (docs/optimisation-log.md entry 79).
   func boxes(of l: Box, _ r: Box) -> (Box, Box) {
     let bound = _inverseBound()
-    @inline(__always) func one(_ b: Box) -> Box {
-      let (wx, wy) = _image(of: b, exactFirst: true)
-      guard wx.isBounded, wy.isBounded, let bound else { return .everything }
-      return Self._padded(wx, wy, bound)
-    }
-    return (one(l), r.isEmpty ? .nothing : one(r))
+    return (_box(of: l, bound), r.isEmpty ? .nothing : _box(of: r, bound))
+  }
+
+  /// `box(of:)` with the map's inverse bound given (nil: some map of the set is singular).
+  @inline(__always) func _box(of l: Box, _ bound: (largest: AffineMap, inverse: AffineMap)?) -> Box {
+    let (wx, wy) = _image(of: l, exactFirst: true)
+    guard wx.isBounded, wy.isBounded, let bound else { return .everything }
+    return Self._padded(wx, wy, bound)
   }
 
   /// The largest entries of the maps of the set and of their inverses (cofactor over the

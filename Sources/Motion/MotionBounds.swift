@@ -34,7 +34,7 @@ public final class MotionBounds {
   /// Boxes of the layers that never move (computed once per scene change).
   var fixedBox = ColumnBuffer<Box>()
   /// Per layer, for the last window computed: local times, world map (interval entries) and
-  /// its kind, box.
+  /// its kind, box (a group root's may be its region's, which holds it: `box(of:region:from:to:)`).
   var localTimes = ColumnBuffer<Interval>()
   var map = ColumnBuffer<IntervalAffine>()
   var kind = ColumnBuffer<MapKind>()
@@ -201,7 +201,6 @@ public final class MotionBounds {
       }
     }
     held.reserve(slots, filling: _HeldPlacement())
-    for i in 0..<slots { held[i] = _HeldPlacement() }
     piecewiseLinear.reserve(n, filling: false)
     translates.reserve(n, filling: false)
     breakTimes.reserve(Self.maximumBreakpoints, filling: 0)

@@ -94,7 +94,9 @@ public final class PresentationFrame {
     @inlinable public static var worldProjective: Flags { Flags(rawValue: 256) }
     /// What stops a walk from entering a layer (its subtree is skipped): hidden, not
     /// interactive, a singular or degenerate map.
-    @inlinable public static var closesSubtree: Flags { Flags(rawValue: 16 | 32 | 64 | 128) }
+    @inlinable public static var closesSubtree: Flags {
+      Flags(rawValue: hidden.rawValue | notInteractive.rawValue | singular.rawValue | degenerate.rawValue)
+    }
   }
 
   /// The semantics the rows were ordered and flagged for.
@@ -326,7 +328,7 @@ public struct FrameColumns: OptionSet, Sendable, Hashable {
   @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
   @inlinable public static var structure: FrameColumns { FrameColumns(rawValue: 1) }
   @inlinable public static var world: FrameColumns { FrameColumns(rawValue: 2) }
-  @inlinable public static var all: FrameColumns { FrameColumns(rawValue: 3) }
+  @inlinable public static var all: FrameColumns { FrameColumns(rawValue: structure.rawValue | world.rawValue) }
 }
 
 extension PresentationFrame {
