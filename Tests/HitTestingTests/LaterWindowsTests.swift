@@ -87,14 +87,15 @@ import Verification
     }
     boxes.withUnsafeBufferPointer { grid._checkInvariants($0) }
     #expect(grid.head[grid.cells] == -1, "the overflow list holds only boxes that are not finite")
-    var out = [Int32](repeating: 0, count: count)
     var listed = 0
     var missed = 0
     for _ in 0..<1000 {
       let p = Point(rng.uniform(0, 1000), rng.uniform(0, 1000))
-      let n = out.withUnsafeMutableBufferPointer { grid.entries(at: p, into: $0) }
-      listed += n
-      let got = Set(out[0..<n])
+      var got = Set<Int32>()
+      listed += grid.visit(p) { k in
+        got.insert(k)
+        return true
+      }
       for (k, b) in boxes.enumerated() where b.holds(p) && !got.contains(Int32(k)) { missed += 1 }
     }
     #expect(missed == 0, "\(missed) boxes holding a point not listed")

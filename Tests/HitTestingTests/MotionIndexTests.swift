@@ -51,7 +51,6 @@ import Testing
     let linear = zip(window, last).map { LinearBox(start: $0, end: $1) }
     linear.withUnsafeBufferPointer { index.rebuild($0) }
     var rng = SplitMix64(seed: 11)
-    var out = [Int32](repeating: -1, count: start.count)
     var missed = 0
     var unordered = 0
     // Random points, then points exactly on an edge of a box interpolated at a random fraction
@@ -65,12 +64,14 @@ import Testing
         let b = LinearBox(start: window[i], end: last[i]).at(fraction)
         p = q % 2 == 0 ? Point(b.minX, b.minY) : Point(b.maxX, b.maxY)
       }
-      let n = out.withUnsafeMutableBufferPointer { index.candidates(p, at: fraction, into: $0) }
-      let listed = Set(out[0..<n])
+      var visitor = ListingVisitor()
+      _ = index.visit(p, at: fraction, &visitor)
+      let out = visitor.listed
+      let listed = Set(out)
       for i in start.indices where LinearBox(start: window[i], end: last[i]).holds(p, at: fraction) {
         if !listed.contains(Int32(i)) { missed += 1 }
       }
-      if I.isOrdered && n > 1 { unordered += (1..<n).filter { out[$0 - 1] <= out[$0] }.count }
+      if I.isOrdered && out.count > 1 { unordered += (1..<out.count).filter { out[$0 - 1] <= out[$0] }.count }
     }
     #expect(missed == 0, "\(I.name) on \(shape): \(missed) boxes holding the point not listed")
     #expect(unordered == 0, "\(I.name) on \(shape): \(unordered) candidates out of descending order")
@@ -109,44 +110,52 @@ import Testing
     #expect(storage.overflow.count > 0 && storage.overflow.count < window.count / 5)
   }
 
-  /// The grid's streamed visit (what a query reads) offers exactly its candidate list, in the
-  /// same order, over every shape (the heavy-tailed one merges the overflow list in), and a
-  /// visit stopped after k offers looks at no entry beyond the k-th.
-  @Test(arguments: shapes) func windowGridVisitOffersItsCandidatesAndStops(_ shape: String) {
+  /// A visit stopped after k offers (a search that found what nothing after can beat) offers
+  /// the first k entries of the whole visit and looks at no entry beyond the k-th: over every
+  /// shape (the heavy-tailed one merges the overflow list in), for both indexes.
+  @Test(arguments: shapes) func aStoppedVisitOffersThePrefixAndLooksNoFurther(_ shape: String) {
+    stoppedVisits(WindowGridIndex.self, shape)
+    stoppedVisits(LinearBVHIndex.self, shape)
+  }
+
+  func stoppedVisits<I: MotionIndex>(_ type: I.Type, _ shape: String) {
     let (start, end) = Self.boxes(shape, seed: 7)
-    let window = zip(start, end).map { $0.union($1) }
-    var index = WindowGridIndex()
+    let window = I.bounds == .window ? zip(start, end).map { $0.union($1) } : start
+    let last = I.bounds == .window ? window : end
+    var index = I()
     index.reserve(window.count)
-    window.map { LinearBox(start: $0, end: $0) }.withUnsafeBufferPointer { index.rebuild($0) }
-    let storage = index.storage
+    zip(window, last).map { LinearBox(start: $0, end: $1) }.withUnsafeBufferPointer { index.rebuild($0) }
     var rng = SplitMix64(seed: 5)
-    var out = [Int32](repeating: -1, count: window.count)
     var differing = 0
     var overrun = 0
     var offeredInAll = 0
     for _ in 0..<2000 {
       let p = Point(rng.uniform(-50, 1100), rng.uniform(-50, 900))
-      let n = out.withUnsafeMutableBufferPointer { index.candidates(p, at: 0, into: $0) }
-      var visited: [Int32] = []
-      let whole = storage._visit(p) { e in
-        visited.append(e)
-        return true
-      }
-      if visited != Array(out[0..<n]) || whole.offered != n { differing += 1 }
+      let s = rng.uniform(0, 1)
+      var whole = ListingVisitor()
+      let lookedWhole = index.visit(p, at: s, &whole)
+      let n = whole.listed.count
       offeredInAll += n
       guard n > 1 else { continue }
       let k = 1 + Int(rng.next() % UInt64(n - 1))
-      var left = k
-      let stopped = storage._visit(p) { _ in
-        left -= 1
-        return left > 0
-      }
-      if stopped.offered != k || stopped.looked > whole.looked || (k < n && stopped.looked == whole.looked) {
-        overrun += 1
-      }
+      var stopped = ListingVisitor(limit: k)
+      let looked = index.visit(p, at: s, &stopped)
+      if stopped.listed != Array(whole.listed[0..<k]) { differing += 1 }
+      if looked > lookedWhole || (I.isOrdered && k < n && looked == lookedWhole) { overrun += 1 }
     }
     #expect(offeredInAll > 0)
-    #expect(differing == 0, "\(shape): \(differing) visits differ from the candidate list")
-    #expect(overrun == 0, "\(shape): \(overrun) stopped visits offered or looked at too much")
+    #expect(differing == 0, "\(I.name) on \(shape): \(differing) stopped visits offer other entries than the whole")
+    #expect(overrun == 0, "\(I.name) on \(shape): \(overrun) stopped visits looked at too much")
+  }
+}
+
+/// Lists the entries a visit offers, stopping after `limit` of them.
+struct ListingVisitor: MotionIndexVisitor {
+  var listed: [Int32] = []
+  var limit = Int.max
+
+  mutating func offer(_ e: Int32) -> Bool {
+    listed.append(e)
+    return listed.count < limit
   }
 }

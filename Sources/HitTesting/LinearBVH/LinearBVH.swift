@@ -34,8 +34,9 @@ public struct LinearBVHIndex: MotionIndex {
     tree.rebuild(bounds)
   }
 
-  @inline(__always)
-  public func candidates(_ p: Point, at s: Double, into out: UnsafeMutableBufferPointer<Int32>) -> Int {
-    tree.candidates(p, at: s, into: out)
+  // Exported specialised for the strategy's own visitor (see `WindowGridIndex.visit`).
+  @_specialize(exported:true,where Visitor == WindowSearch)
+  public func visit<Visitor: MotionIndexVisitor>(_ p: Point, at s: Double, _ visitor: inout Visitor) -> Int {
+    tree.visit(p, at: s, &visitor)
   }
 }

@@ -133,9 +133,10 @@ final class _LinearTree {
     }
   }
 
-  /// Writes the entries whose interpolated box holds p at fraction s to `out`.
+  /// Offers the entries whose interpolated box at fraction s holds p, until the visitor answers
+  /// false; answers how many it offered.
   @inline(__always)
-  func candidates(_ p: Point, at s: Double, into out: UnsafeMutableBufferPointer<Int32>) -> Int {
+  func visit<Visitor: MotionIndexVisitor>(_ p: Point, at s: Double, _ visitor: inout Visitor) -> Int {
     guard nodes > 0 else { return 0 }
     let st = stack._unsafeStorage
     let box = nodeBox._unsafeStorage
@@ -161,8 +162,8 @@ final class _LinearTree {
       var i = f
       while i < f &+ count {
         if leaves[i].holds(p, at: s) {
-          out[n] = entries[i]
           n &+= 1
+          if !visitor.offer(entries[i]) { return n }
         }
         i &+= 1
       }

@@ -110,9 +110,9 @@ final class LinkedBoxGrid {
     }
   }
 
-  /// Writes the entries listed in p's cell of every level and in the overflow list to `out`;
-  /// answers how many.
-  @inline(__always) func entries(at p: Point, into out: UnsafeMutableBufferPointer<Int32>) -> Int {
+  /// Offers the entries listed in p's cell of every level and in the overflow list, until
+  /// `offer` answers false; answers how many it offered.
+  @inline(__always) func visit(_ p: Point, _ offer: (Int32) -> Bool) -> Int {
     guard !p.x.isNaN, !p.y.isNaN else { return 0 }
     let nx = next._unsafeStorage
     let hd = head._unsafeStorage
@@ -124,8 +124,8 @@ final class LinkedBoxGrid {
       var n = level < levels ? hd[first[level] + geo[level].cell(of: p)] : hd[cells]
       level &+= 1
       while n >= 0 {
-        out[count] = n / Int32(Self.slots)
         count &+= 1
+        if !offer(n / Int32(Self.slots)) { return count }
         n = nx[Int(n)]
       }
     }

@@ -4,9 +4,9 @@ import LayerModel
 import Presentation
 
 /// One batch of stagger-grid queries: the groups' search, the linked grid and the groups' windows
-/// and bounds as plain pointers, and room for a query's proposals. A proposed group is searched
-/// only when its bounds interpolated at the batch's time within its own window hold the point.
-/// No reference count per query or candidate.
+/// and bounds as plain pointers. A group the grid offers is searched only when its bounds
+/// interpolated at the batch's time within its own window hold the point. No reference count
+/// per query or candidate.
 struct _StaggerQuery<Counter: WorkCounter> {
   var search: CandidateSearch
   /// Unmanaged, called through a guaranteed reference: no reference count per query.
@@ -15,7 +15,6 @@ struct _StaggerQuery<Counter: WorkCounter> {
   let start: UnsafePointer<Double>
   let end: UnsafePointer<Double>
   let line: UnsafePointer<LinearBox>
-  let proposals: UnsafeMutableBufferPointer<Int32>
   /// Grid entries looked at and queries answered (for the window length's cost model).
   var scanned = 0
   var queries = 0
@@ -23,8 +22,7 @@ struct _StaggerQuery<Counter: WorkCounter> {
   @inline(__always)
   init(
     search: CandidateSearch, grid: LinkedBoxGrid, time: Double, start: UnsafeMutablePointer<Double>,
-    end: UnsafeMutablePointer<Double>, line: UnsafeMutablePointer<LinearBox>,
-    proposals: UnsafeMutableBufferPointer<Int32>
+    end: UnsafeMutablePointer<Double>, line: UnsafeMutablePointer<LinearBox>
   ) {
     self.search = search
     self.grid = Unmanaged.passUnretained(grid)
@@ -32,7 +30,6 @@ struct _StaggerQuery<Counter: WorkCounter> {
     self.start = UnsafePointer(start)
     self.end = UnsafePointer(end)
     self.line = UnsafePointer(line)
-    self.proposals = proposals
   }
 
   /// Whether group g's bounds hold p at the batch's time: its lines at the time's fraction of
@@ -46,27 +43,26 @@ struct _StaggerQuery<Counter: WorkCounter> {
     search.reset()
     search.group(0, p, &counter)
     queries &+= 1
-    let n = grid._withUnsafeGuaranteedRef { $0.entries(at: p, into: proposals) }
-    scanned &+= n
-    var k = 0
-    while k < n {
-      let g = Int(proposals[k])
-      k &+= 1
-      counter.tested(1)
-      if search.canBeat(g) && _holds(g, p) { search.group(g, p, &counter) }
+    scanned &+= grid._withUnsafeGuaranteedRef { linked in
+      linked.visit(p) { e in
+        let g = Int(e)
+        counter.tested(1)
+        if search.canBeat(g) && _holds(g, p) { search.group(g, p, &counter) }
+        return true
+      }
     }
     return search.answer
   }
 
   /// The grid's work for p alone: what `costOfCandidates` subtracts.
   @inline(__always)
-  mutating func proposalsOnly(_ p: Point) -> Int {
-    let n = grid._withUnsafeGuaranteedRef { $0.entries(at: p, into: proposals) }
+  func proposalsOnly(_ p: Point) -> Int {
     var held = 0
-    var k = 0
-    while k < n {
-      if _holds(Int(proposals[k]), p) { held &+= 1 }
-      k &+= 1
+    _ = grid._withUnsafeGuaranteedRef { linked in
+      linked.visit(p) { e in
+        if _holds(Int(e), p) { held &+= 1 }
+        return true
+      }
     }
     return held
   }

@@ -31,7 +31,6 @@ public final class _StaggerState: _TimeAwareState {
   /// Re-bounding time since the last adaptation of the length (every `adaptFrames` frames).
   var spent: UInt64 = 0
   static let adaptFrames = 16
-  var proposals = ColumnBuffer<Int32>()
 
   public convenience init(scene: CompiledScene, semantics: HitTestSemantics, options: StrategyOptions) {
     self.init(MotionGroups(scene: scene, semantics: semantics), options)
@@ -47,7 +46,7 @@ public final class _StaggerState: _TimeAwareState {
 
   public var memoryFootprint: Int {
     groups.memoryFootprint + grid.memoryFootprint + start.memoryFootprint + end.memoryFootprint
-      + line.memoryFootprint + box.memoryFootprint + queue.memoryFootprint + proposals.memoryFootprint
+      + line.memoryFootprint + box.memoryFootprint + queue.memoryFootprint
   }
 
   /// Group g's bounds over [t0, t1] (its root's and its members' region), by window-grid's
@@ -71,7 +70,6 @@ public final class _StaggerState: _TimeAwareState {
     let changed = groups.refresh()
     groups.lazy.prepare(at: t, animated: animated)
     motion.animated = animated
-    proposals.reserve(groups.count)
     let count = groups.count
     let t0 = Clocks.monotonicNanoseconds()
     if changed || !initialized || animated != self.animated || (animated && count > 1 && t < lastTime) {
@@ -181,8 +179,7 @@ public final class _StaggerState: _TimeAwareState {
     return groups.withView { view in
       var q = _StaggerQuery<Counter>(
         search: CandidateSearch(view, groups.lazy, groups.lazy.frame), grid: grid, time: groups.lazy.frame.time,
-        start: start._unsafeStorage, end: end._unsafeStorage, line: line._unsafeStorage,
-        proposals: UnsafeMutableBufferPointer(start: proposals._unsafeStorage, count: proposals.count))
+        start: start._unsafeStorage, end: end._unsafeStorage, line: line._unsafeStorage)
       let r = body(&q)
       counters.candidates &+= q.search.candidates
       counters.presentations = groups.lazy.evaluations

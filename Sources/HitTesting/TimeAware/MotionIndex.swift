@@ -12,7 +12,7 @@ public protocol MotionIndex {
   /// Which bounds it indexes: one box per group over the whole window, or linear bounds (a box
   /// at the window's start and one at its end, interpolated at the fraction of the window).
   static var bounds: MotionBoundsKind { get }
-  /// Whether `candidates` lists entries in descending order (then a query can stop early).
+  /// Whether `visit` offers entries in descending order (then a query can stop early).
   static var isOrdered: Bool { get }
   /// Box edges beyond this magnitude stay outside the index, tested on every query instead
   /// (a single-precision library squares coordinates: 1e15 keeps them finite). 1e30 by default.
@@ -27,19 +27,18 @@ public protocol MotionIndex {
   /// start and `bounds[i].end` at its end (equal for window boxes), all edges finite. The
   /// buffer is the window's own (borrowed for the call): the index keeps what it needs of it.
   mutating func rebuild(_ bounds: UnsafeBufferPointer<LinearBox>)
-  /// Writes the entries whose box at fraction `s` of the window may hold `p` (a superset) to
-  /// the front of `out`, which has room for every entry (`out.count` at least the entries
-  /// indexed); answers how many.
-  func candidates(_ p: Point, at s: Double, into out: UnsafeMutableBufferPointer<Int32>) -> Int
-  /// The answer for p through the batch's search. By default the search over `candidates`;
-  /// an ordered index may visit its entries itself and stop where the search can (the grid).
-  func answer(_ p: Point, _ search: inout WindowSearch) -> LayerID?
-  /// The same, adding the groups and members tested to `tested`.
-  func answer(_ p: Point, _ search: inout WindowSearch, counting tested: inout Int) -> LayerID?
-  /// The index's share of a query that was offered `offered` entries: the same visit, with
-  /// only the bounds' test for each entry (`costOfCandidates` subtracts its time).
-  func _proposalsHeld(_ p: Point, _ search: WindowSearch, offered: Int) -> Int
+  /// The one query: offers `visitor` the entries whose box at fraction `s` of the window may
+  /// hold `p` (a superset; in descending order where `isOrdered`), until it answers false.
+  /// Answers how many entries the index looked at (its work, for the window length's cost
+  /// model). A query, a counted query and the cost model's share of the index are visitors.
+  func visit<Visitor: MotionIndexVisitor>(_ p: Point, at s: Double, _ visitor: inout Visitor) -> Int
   var memoryFootprint: Int { get }
+}
+
+/// What a motion index offers its entries to, one by one (`MotionIndex.visit`).
+public protocol MotionIndexVisitor {
+  /// Takes entry e: whether the visit goes on.
+  mutating func offer(_ e: Int32) -> Bool
 }
 
 extension MotionIndex {
@@ -47,24 +46,6 @@ extension MotionIndex {
   public static var magnitudeLimit: Double { 1e30 }
   public static var isOrdered: Bool { false }
   public static var family: StrategyFamily { .timeAware }
-
-  @inlinable @inline(__always)
-  public func answer(_ p: Point, _ search: inout WindowSearch) -> LayerID? {
-    let k = candidates(p, at: search.fraction, into: search.proposals)
-    return search.query(p, proposed: k, ordered: Self.isOrdered)
-  }
-
-  @inlinable @inline(__always)
-  public func answer(_ p: Point, _ search: inout WindowSearch, counting tested: inout Int) -> LayerID? {
-    let k = candidates(p, at: search.fraction, into: search.proposals)
-    return search.query(p, proposed: k, ordered: Self.isOrdered, counting: &tested)
-  }
-
-  @inlinable
-  public func _proposalsHeld(_ p: Point, _ search: WindowSearch, offered: Int) -> Int {
-    let k = candidates(p, at: search.fraction, into: search.proposals)
-    return search.proposalsHeld(p, proposed: Swift.min(k, offered))
-  }
 }
 
 /// What a motion index's boxes bound.

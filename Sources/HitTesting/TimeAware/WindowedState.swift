@@ -30,8 +30,6 @@ public final class _WindowedState<Index: MotionIndex>: _TimeAwareState {
   var _warmedGroups = 0
   var version = -1
   public internal(set) var counters = StrategyCounters()
-  /// A query's index candidates (room for every group).
-  var proposals = ColumnBuffer<Int32>()
 
   public convenience init(scene: CompiledScene, semantics: HitTestSemantics, options: StrategyOptions) {
     self.init(MotionGroups(scene: scene, semantics: semantics), options)
@@ -53,7 +51,6 @@ public final class _WindowedState<Index: MotionIndex>: _TimeAwareState {
 
   public var memoryFootprint: Int {
     groups.memoryFootprint + front.memoryFootprint + back.memoryFootprint
-      + proposals.memoryFootprint
   }
 
   public func update(at t: Double, animated: Bool) {
@@ -68,7 +65,6 @@ public final class _WindowedState<Index: MotionIndex>: _TimeAwareState {
       }
     }
     groups.lazy.prepare(at: t, animated: animated)
-    proposals.reserve(groups.count)
     if restart {
       _restart(at: t, animated: animated)
     } else if animated && !(front.holds(t) && t < handover) {
@@ -150,8 +146,7 @@ public final class _WindowedState<Index: MotionIndex>: _TimeAwareState {
       entries: UnsafePointer(front.entries._unsafeStorage), bound: UnsafePointer(front.bound._unsafeStorage),
       outside: UnsafePointer(front.outside._unsafeStorage),
       outsideBound: UnsafePointer(front.outsideBound._unsafeStorage),
-      outsideCount: front.outside.count, fraction: fraction,
-      proposals: UnsafeMutableBufferPointer(start: proposals._unsafeStorage, count: proposals.count))
+      outsideCount: front.outside.count, fraction: fraction, ordered: Index.isOrdered)
   }
 
   /// Takes in a batch's counts (for reports and the window length).
@@ -178,14 +173,19 @@ public final class _WindowedState<Index: MotionIndex>: _TimeAwareState {
     return _timedCandidateCost(
       queries: {
         for (i, p) in points.enumerated() {
-          results[i] = index.answer(p, &search)
-          offered[i] = search.lastOffered
+          search.begin(p)
+          results[i] = search.finish(looked: index.visit(p, at: search.fraction, &search))
+          offered[i] = search.offered
         }
         return search.search.candidates
       },
       indexAlone: {
         var held = 0
-        for (i, p) in points.enumerated() { held &+= index._proposalsHeld(p, search, offered: offered[i]) }
+        for (i, p) in points.enumerated() {
+          search._countingHeld(p, offers: offered[i])
+          if offered[i] > 0 { _ = index.visit(p, at: search.fraction, &search) }
+          held &+= search.held
+        }
         return held
       })
   }

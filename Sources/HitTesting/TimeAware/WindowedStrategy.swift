@@ -25,47 +25,47 @@ public struct WindowedStrategy<Index: MotionIndex>: _TimeAwareShell {
 
   public func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
     guard let s = state else { return nil }
-    var search = s._beginBatch()
-    let n = s.front.index.candidates(p, at: search.fraction, into: search.proposals)
-    let answer = search._query(p, proposed: n, ordered: Index.isOrdered, &counter)
-    s._endBatch(search)
+    var query = _CountedWindowQuery(search: s._beginBatch(), counter: counter)
+    query.search._begin(p, &query.counter)
+    let looked = s.front.index.visit(p, at: query.search.fraction, &query)
+    let answer = query.search._finish(looked: looked, &query.counter)
+    counter = query.counter
+    s._endBatch(query.search)
     return answer
   }
 
   // Inlinable, so the loop is compiled where the index is concrete (this module's strategies in
-  // BenchKit's table, a peer's in its module): the index's proposals are a direct call, and the
-  // search over them (`WindowSearch`, not generic) is specialised here once for all.
+  // BenchKit's table, a peer's in its module): the index's visit is a direct call (this
+  // module's indexes export theirs specialised for `WindowSearch`), and the search's work per
+  // entry (`WindowSearch`, not generic) is specialised in this module once for all.
   @inlinable
   public func answer(_ points: UnsafeBufferPointer<Point>, into results: UnsafeMutableBufferPointer<LayerID?>) {
-    guard let s = state, s.isCurrent else { _staleFrame(Self.name) }
-    let index = s._frontIndex
-    var search = s._beginBatch()
-    let n = Swift.min(points.count, results.count)
-    var i = 0
-    while i < n {
-      let p = points[i]
-      results[i] = index.answer(p, &search)
-      i &+= 1
-    }
-    s._endBatch(search)
+    _ = _answer(points, into: results)
   }
 
   @inlinable
   public func answerCounting(_ points: UnsafeBufferPointer<Point>, into results: UnsafeMutableBufferPointer<LayerID?>)
     -> Int
   {
+    _answer(points, into: results)
+  }
+
+  /// The batch of queries; answers the groups and members tested.
+  @inlinable @inline(__always)
+  func _answer(_ points: UnsafeBufferPointer<Point>, into results: UnsafeMutableBufferPointer<LayerID?>) -> Int {
     guard let s = state, s.isCurrent else { _staleFrame(Self.name) }
     let index = s._frontIndex
     var search = s._beginBatch()
-    var tested = 0
     let n = Swift.min(points.count, results.count)
     var i = 0
     while i < n {
       let p = points[i]
-      results[i] = index.answer(p, &search, counting: &tested)
+      search.begin(p)
+      let looked = index.visit(p, at: search.fraction, &search)
+      results[i] = search.finish(looked: looked)
       i &+= 1
     }
     s._endBatch(search)
-    return tested
+    return search.tested
   }
 }

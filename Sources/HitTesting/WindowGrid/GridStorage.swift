@@ -159,29 +159,16 @@ final class _GridStorage {
     }
   }
 
-  /// The entries of the point's cell list and of the overflow list whose boxes may hold it,
-  /// merged in descending entry order: `_visit`'s pass, taking every entry it offers.
-  @inline(__always) func candidates(_ p: Point, into out: UnsafeMutableBufferPointer<Int32>) -> Int {
-    var n = 0
-    _ = _visit(p) { e in
-      out[n] = e
-      n &+= 1
-      return true
-    }
-    return n
-  }
-
   /// Visits the entries of the point's cell list and of the overflow list whose boxes may hold
-  /// it, merged in descending entry order, until `offer` answers false; answers how many list
-  /// entries were looked at and how many offered. The lists are read in place: nothing is
-  /// written per entry, so a dense cell costs only the entries before the search stops.
+  /// it, merged in descending entry order, until the visitor answers false; answers how many list
+  /// entries were looked at. The lists are read in place: nothing is written per entry, so a
+  /// dense cell costs only the entries before the search stops.
   @inline(__always)
-  func _visit(_ p: Point, _ offer: (Int32) -> Bool) -> (looked: Int, offered: Int) {
-    guard !p.x.isNaN, !p.y.isNaN else { return (0, 0) }
+  func _visit<Visitor: MotionIndexVisitor>(_ p: Point, _ visitor: inout Visitor) -> Int {
+    guard !p.x.isNaN, !p.y.isNaN else { return 0 }
     let c = geometry.cell(of: p)
     let e = entries._unsafeStorage
     let eb = UnsafePointer(entryBox._unsafeStorage)
-    var offered = 0
     let iStart = Int(cellStart[c])
     var i = iStart
     let iEnd = Int(cellStart[c + 1])
@@ -189,9 +176,8 @@ final class _GridStorage {
     if jEnd == 0 {
       while true {
         i = OutwardBox.firstHolding(p, in: eb, from: i, to: iEnd)
-        guard i < iEnd else { return (iEnd &- iStart, offered) }
-        offered &+= 1
-        if !offer(e[i]) { return (i &- iStart &+ 1, offered) }
+        guard i < iEnd else { return iEnd &- iStart }
+        if !visitor.offer(e[i]) { return i &- iStart &+ 1 }
         i &+= 1
       }
     }
@@ -200,39 +186,15 @@ final class _GridStorage {
     i = OutwardBox.firstHolding(p, in: eb, from: i, to: iEnd)
     var j = OutwardBox.firstHolding(p, in: ob, from: 0, to: jEnd)
     while i < iEnd || j < jEnd {
-      offered &+= 1
       if j >= jEnd || (i < iEnd && e[i] > o[j]) {
-        if !offer(e[i]) { return (i &- iStart &+ 1 &+ j, offered) }
+        if !visitor.offer(e[i]) { return i &- iStart &+ 1 &+ j }
         i = OutwardBox.firstHolding(p, in: eb, from: i &+ 1, to: iEnd)
       } else {
-        if !offer(o[j]) { return (i &- iStart &+ j &+ 1, offered) }
+        if !visitor.offer(o[j]) { return i &- iStart &+ j &+ 1 }
         j = OutwardBox.firstHolding(p, in: ob, from: j &+ 1, to: jEnd)
       }
     }
-    return (i &- iStart &+ j, offered)
-  }
-
-  /// The query for p, streamed through `search` (see `WindowSearch._begin`).
-  @inline(__always)
-  func answer<Counter: WorkCounter>(_ p: Point, _ search: inout WindowSearch, _ counter: inout Counter) -> LayerID? {
-    search._begin(p, &counter)
-    let (looked, offered) = _visit(p) { search._offer($0, p, &counter) }
-    return search._finish(p, looked: looked, offered: offered, &counter)
-  }
-
-  /// The visit's share of a query that was offered `offered` entries: the same lists, each
-  /// entry's group bounds tested.
-  @inline(__always)
-  func proposalsHeld(_ p: Point, _ search: WindowSearch, offered: Int) -> Int {
-    guard offered > 0 else { return search._outsideHeld(p) }
-    var held = 0
-    var left = offered
-    _ = _visit(p) { e in
-      if search._holds(e, p) { held &+= 1 }
-      left &-= 1
-      return left > 0
-    }
-    return held &+ search._outsideHeld(p)
+    return i &- iStart &+ j
   }
 }
 

@@ -38,24 +38,10 @@ public struct WindowGridIndex: MotionIndex {
     storage._checkInvariants(bounds)
   }
 
-  @inline(__always)
-  public func candidates(_ p: Point, at s: Double, into out: UnsafeMutableBufferPointer<Int32>) -> Int {
-    storage.candidates(p, into: out)
-  }
-
-  public func answer(_ p: Point, _ search: inout WindowSearch) -> LayerID? {
-    var counter = NoCounter()
-    return storage.answer(p, &search, &counter)
-  }
-
-  public func answer(_ p: Point, _ search: inout WindowSearch, counting tested: inout Int) -> LayerID? {
-    var counter = TallyCounter()
-    let answer = storage.answer(p, &search, &counter)
-    tested &+= counter.count
-    return answer
-  }
-
-  public func _proposalsHeld(_ p: Point, _ search: WindowSearch, offered: Int) -> Int {
-    storage.proposalsHeld(p, search, offered: offered)
+  // Exported specialised for the strategy's own visitor: BenchKit's loops, compiled where this
+  // index is concrete, call it without a generic entry.
+  @_specialize(exported:true,where Visitor == WindowSearch)
+  public func visit<Visitor: MotionIndexVisitor>(_ p: Point, at s: Double, _ visitor: inout Visitor) -> Int {
+    storage._visit(p, &visitor)
   }
 }

@@ -49,13 +49,13 @@ public struct EmbreeMotionIndex: MotionIndex {
     boxes.append(b.maxY + pad)
   }
 
-  public func candidates(_ p: Point, at s: Double, into out: UnsafeMutableBufferPointer<Int32>) -> Int {
+  /// Embree's point query lists the primitives in its own buffer; each is offered in turn.
+  public func visit<Visitor: MotionIndexVisitor>(_ p: Point, at s: Double, _ visitor: inout Visitor) -> Int {
     guard let handle else { return 0 }
     var entries: UnsafePointer<Int32>?
     let n = Int(hb_peer_query(handle.raw, p.x, p.y, Float(s), &entries))
-    guard n > 0, let entries, let base = out.baseAddress else { return 0 }
-    precondition(n <= out.count, "\(Self.name): \(n) candidates for room for \(out.count)")
-    base.update(from: entries, count: n)
+    guard n > 0, let entries else { return 0 }
+    for e in UnsafeBufferPointer(start: entries, count: n) where !visitor.offer(e) { break }
     return n
   }
 }
