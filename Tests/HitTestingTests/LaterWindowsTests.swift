@@ -91,11 +91,9 @@ import Verification
     var missed = 0
     for _ in 0..<1000 {
       let p = Point(rng.uniform(0, 1000), rng.uniform(0, 1000))
-      var got = Set<Int32>()
-      listed += grid.visit(p) { k in
-        got.insert(k)
-        return true
-      }
+      var visitor = ListingVisitor()
+      listed += boxes.withUnsafeBufferPointer { grid.visit(p, boxes: $0.baseAddress!, &visitor) }
+      let got = Set(visitor.listed)
       for (k, b) in boxes.enumerated() where b.holds(p) && !got.contains(Int32(k)) { missed += 1 }
     }
     #expect(missed == 0, "\(missed) boxes holding a point not listed")

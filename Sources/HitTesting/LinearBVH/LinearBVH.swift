@@ -36,6 +36,7 @@ public struct LinearBVHIndex: MotionIndex {
 
   // Exported specialised for the strategy's own visitor (see `WindowGridIndex.visit`).
   @_specialize(exported:true,where Visitor == WindowSearch)
+  @_specialize(where Visitor == _HeldCount<_OneWindow>)
   public func visit<Visitor: MotionIndexVisitor>(_ p: Point, at s: Double, _ visitor: inout Visitor) -> Int {
     tree.visit(p, at: s, &visitor)
   }

@@ -110,9 +110,13 @@ final class LinkedBoxGrid {
     }
   }
 
-  /// Offers the entries listed in p's cell of every level and in the overflow list, until
-  /// `offer` answers false; answers how many it offered.
-  @inline(__always) func visit(_ p: Point, _ offer: (Int32) -> Bool) -> Int {
+  /// Offers the entries listed in p's cell of every level and in the overflow list whose boxes
+  /// (`boxes`, by entry: what each is listed by) hold p, until the visitor answers false;
+  /// answers how many entries it looked at. A coarse level's cell lists many entries far from
+  /// the point: the box test passes them over before the search reads anything of theirs.
+  @inline(__always) func visit<Visitor: MotionIndexVisitor>(
+    _ p: Point, boxes: UnsafePointer<Box>, _ visitor: inout Visitor
+  ) -> Int {
     guard !p.x.isNaN, !p.y.isNaN else { return 0 }
     let nx = next._unsafeStorage
     let hd = head._unsafeStorage
@@ -125,7 +129,8 @@ final class LinkedBoxGrid {
       level &+= 1
       while n >= 0 {
         count &+= 1
-        if !offer(n / Int32(Self.slots)) { return count }
+        let e = n / Int32(Self.slots)
+        if boxes[Int(e)].holds(p) && !visitor.offer(e) { return count }
         n = nx[Int(n)]
       }
     }

@@ -15,7 +15,8 @@ import Presentation
 /// when the lines at the frame's fraction of its own window hold the point), else its window
 /// box; the grid has levels of coarser cells, so a long window's box stays off the overflow
 /// list. Fixed layers and each group's members are indexed once (`MotionGroups`); a query
-/// searches them as every time-aware strategy does (`CandidateSearch`).
+/// searches them through the windowed strategies' search (`WindowSearch`), each group's bounds
+/// interpolated in its own window.
 ///
 /// Update: O(expired groups x (depth + log groups)). Query: O(one cell list per level +
 /// candidates). Window length: as `window-grid`'s, from the re-bounding per frame against the
@@ -32,21 +33,25 @@ public struct StaggerGrid: _TimeAwareShell {
 
   public func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
     guard let s = state else { return nil }
-    return s.batch { (q: inout _StaggerQuery<Counter>) in q.query(p, &counter) }
+    let own = s._beginBatch()
+    var query = _CountedWindowQuery(search: own.search, counter: counter, windows: own.windows)
+    query.search._begin(p, &query.counter)
+    let looked = s.grid.visit(p, boxes: s.box._unsafeStorage, &query)
+    let answer = query.search._finish(looked: looked, &query.counter)
+    counter = query.counter
+    s._endBatch(query.search)
+    return answer
   }
 
   public func answer(_ points: UnsafeBufferPointer<Point>, into results: UnsafeMutableBufferPointer<LayerID?>) {
     guard let s = state, s.isCurrent else { _staleFrame(Self.name) }
-    var counter = NoCounter()
-    s.answer(points, into: results, counter: &counter)
+    _ = s._answer(points, into: results)
   }
 
   public func answerCounting(_ points: UnsafeBufferPointer<Point>, into results: UnsafeMutableBufferPointer<LayerID?>)
     -> Int
   {
     guard let s = state, s.isCurrent else { _staleFrame(Self.name) }
-    var counter = TallyCounter()
-    s.answer(points, into: results, counter: &counter)
-    return counter.count
+    return s._answer(points, into: results)
   }
 }

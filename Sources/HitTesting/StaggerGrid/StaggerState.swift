@@ -16,6 +16,9 @@ public final class _StaggerState: _TimeAwareState {
   var end = ColumnBuffer<Double>()
   var line = ColumnBuffer<LinearBox>()
   var box = ColumnBuffer<Box>()
+  /// Per group: what a query reads of it before its candidates (`WindowEntry`; the grid's
+  /// entries are the groups, so a query reads keys and bounds by group, as `WindowSearch` does).
+  var entries = ColumnBuffer<WindowEntry>()
   /// The moving groups in a binary min-heap by the end of their window (the next to expire at
   /// the top): windows of different lengths, as the length adapts, stay in order.
   var queue = ColumnBuffer<Int32>()
@@ -46,7 +49,7 @@ public final class _StaggerState: _TimeAwareState {
 
   public var memoryFootprint: Int {
     groups.memoryFootprint + grid.memoryFootprint + start.memoryFootprint + end.memoryFootprint
-      + line.memoryFootprint + box.memoryFootprint + queue.memoryFootprint
+      + line.memoryFootprint + box.memoryFootprint + queue.memoryFootprint + entries.memoryFootprint
   }
 
   /// Group g's bounds over [t0, t1] (its root's and its members' region), by window-grid's
@@ -144,6 +147,12 @@ public final class _StaggerState: _TimeAwareState {
     line.reserve(count, filling: .nothing)
     box.reserve(count, filling: .nothing)
     queue.reserve(Swift.max(moving, 1))
+    entries.reserve(count)
+    for g in 0..<count {
+      entries[g] = WindowEntry(
+        group: Int32(g), prefixMaxRank: groups.prefixMaxRank[g], root: groups.root[g], maxRank: groups.maxRank[g],
+        leanRoot: groups.leanRoot[g])
+    }
     // The first windows: group g's ends at t + length x (0.1 + 0.9 frac(g x phi)); queued by end.
     var order: [(Double, Int32)] = []
     order.reserveCapacity(moving)
@@ -173,59 +182,62 @@ public final class _StaggerState: _TimeAwareState {
     initialized = true
   }
 
-  @inline(__always)
-  func batch<Counter: WorkCounter, R>(_ body: (inout _StaggerQuery<Counter>) -> R) -> R {
-    let started = Clocks.monotonicNanoseconds()
-    return groups.withView { view in
-      var q = _StaggerQuery<Counter>(
-        search: CandidateSearch(view, groups.lazy, groups.lazy.frame), grid: grid, time: groups.lazy.frame.time,
-        start: start._unsafeStorage, end: end._unsafeStorage, line: line._unsafeStorage)
-      let r = body(&q)
-      counters.candidates &+= q.search.candidates
-      counters.presentations = groups.lazy.evaluations
-      length.candidates &+= q.search.candidates
-      length.scanned &+= q.scanned
-      // Measured, as the windowed strategies' batches are: the estimate per candidate and entry
-      // alone undercounts a lazy evaluation several times, and windows then grow too long.
-      length.queries &+= q.queries
-      length.queryNanoseconds &+= Clocks.monotonicNanoseconds() &- started
-      return r
-    }
+  /// A search over the groups, each through its own window, for one batch of queries: plain
+  /// pointers, valid until `_endBatch` (updates and batches alternate). The grid is unordered
+  /// and lists every group, so nothing is outside it (the outside columns are read for none).
+  func _beginBatch() -> _OwnWindowSearch {
+    _OwnWindowSearch(
+      search: WindowSearch(
+        search: CandidateSearch(groups.view, groups.lazy, groups.lazy.frame), started: Clocks.monotonicNanoseconds(),
+        entries: UnsafePointer(entries._unsafeStorage), bound: UnsafePointer(line._unsafeStorage),
+        outside: UnsafePointer(queue._unsafeStorage), outsideBound: UnsafePointer(line._unsafeStorage),
+        outsideCount: 0, fraction: 0, ordered: false),
+      windows: _OwnWindows(
+        start: UnsafePointer(start._unsafeStorage), end: UnsafePointer(end._unsafeStorage),
+        time: groups.lazy.frame.time))
+  }
+
+  /// Takes in a batch's counts (for reports and the window length). Measured, as the windowed
+  /// strategies' batches are: the estimate per candidate and entry alone undercounts a lazy
+  /// evaluation several times, and windows then grow too long.
+  func _endBatch(_ search: WindowSearch) {
+    counters.candidates &+= search.search.candidates
+    counters.presentations = groups.lazy.evaluations
+    length.candidates &+= search.search.candidates
+    length.scanned &+= search.scanned
+    length.queries &+= search.queries
+    length.queryNanoseconds &+= Clocks.monotonicNanoseconds() &- search.started
   }
 
   /// See `CandidateCosting`.
   public func costOfCandidates(_ points: UnsafeBufferPointer<Point>) -> (candidates: Int, nanoseconds: UInt64) {
-    let lazy = groups.lazy
-    let results = UnsafeMutableBufferPointer<LayerID?>.allocate(capacity: Swift.max(points.count, 1))
-    defer { results.deallocate() }
-    var counter = NoCounter()
-    lazy.prepare(at: lazy.frame.time, animated: animated)
-    let before = counters.candidates
-    defer { counters.candidates = before }
-    return _timedCandidateCost(
-      queries: {
-        answer(points, into: results, counter: &counter)
-        return counters.candidates - before
-      },
-      indexAlone: {
-        var held = 0
-        batch { (q: inout _StaggerQuery<NoCounter>) in
-          for p in points { held &+= q.proposalsOnly(p) }
-        }
-        return held
-      })
+    groups.lazy.prepare(at: groups.lazy.frame.time, animated: animated)
+    let own = _beginBatch()
+    var search = own.search
+    return search._costOfCandidates(
+      points, own.windows,
+      query: { p, search in
+        var visit = _OwnWindowSearch(search: search, windows: own.windows)
+        defer { search = visit.search }
+        return grid.visit(p, boxes: box._unsafeStorage, &visit)
+      }, held: { p, count in grid.visit(p, boxes: box._unsafeStorage, &count) })
   }
 
-  func answer<Counter: WorkCounter>(
-    _ points: UnsafeBufferPointer<Point>, into results: UnsafeMutableBufferPointer<LayerID?>, counter: inout Counter
-  ) {
-    batch { (q: inout _StaggerQuery<Counter>) in
-      var i = 0
-      let n = Swift.min(points.count, results.count)
-      while i < n {
-        results[i] = q.query(points[i], &counter)
-        i &+= 1
-      }
+  /// The batch: each query begun, the grid's groups offered, finished; answers the groups and
+  /// members tested.
+  @inline(__always)
+  func _answer(_ points: UnsafeBufferPointer<Point>, into results: UnsafeMutableBufferPointer<LayerID?>) -> Int {
+    var own = _beginBatch()
+    let n = Swift.min(points.count, results.count)
+    var i = 0
+    while i < n {
+      let p = points[i]
+      own.search.begin(p)
+      let looked = grid.visit(p, boxes: box._unsafeStorage, &own)
+      results[i] = own.search.finish(looked: looked)
+      i &+= 1
     }
+    _endBatch(own.search)
+    return own.search.tested
   }
 }

@@ -39,7 +39,10 @@ struct CandidateSearch {
   var answer: LayerID? { bestLayer >= 0 ? LayerID(Int32(bestLayer)) : nil }
 
   /// Whether group g can still hold something above the best found (with a static order).
-  @inline(__always) func canBeat(_ g: Int) -> Bool { !ordered || view.maxRank[g] > bestRank }
+  @inline(__always) func canBeat(_ g: Int) -> Bool { canBeat(maxRank: view.maxRank[g]) }
+
+  /// The same for a group whose highest rank is given (an index entry's key carries it).
+  @inline(__always) func canBeat(maxRank: Int32) -> Bool { !ordered || maxRank > bestRank }
 
   /// Whether no group up to and including one whose `MotionGroups.prefixMaxRank` is this can
   /// beat the best found (a list of groups in descending index can stop there; an index entry

@@ -1,9 +1,11 @@
 import LayerModel
 import Presentation
 
-/// One batch of queries against a window of a `WindowedStrategy`, and the visitor its index
-/// offers entries to (`MotionIndex.visit`): the groups' search and the window's columns as
-/// plain pointers. A query is `begin`, the index's visit, `finish`. Not generic, so its work
+/// One batch of queries of a time-aware strategy, and the visitor its index offers entries to
+/// (`MotionIndex.visit`, `LinkedBoxGrid.visit`): the groups' search and the entries' keys and
+/// bounds as plain pointers. A query is `begin`, the index's visit, `finish`. The entries are
+/// a window's (`WindowedStrategy`: one window for all, interpolated at one fraction) or the
+/// groups themselves, each with a window of its own (`stagger-grid`). Not generic, so its work
 /// per entry is compiled once, specialised, in this module, and an index in another module
 /// (a peer) calls it directly; no reference count, closure or existential per query or entry.
 /// Counts the groups and members tested in every query (`tested`).
@@ -28,14 +30,11 @@ public struct WindowSearch: MotionIndexVisitor {
   var scanned = 0
   var queries = 0
   /// Entries offered in the current query (for `costOfCandidates`, which times the index's
-  /// share of each query alone).
+  /// share of each query alone), and whether the last offer stopped the visit (every other
+  /// offer counts as an entry tested, added once at the query's end).
   var offered = 0
+  var stopped = false
   let started: UInt64
-  /// With a budget (`_countingHeld`), an offer only counts the entries whose group bounds hold
-  /// the point, for at most `budget` offers: the index's share of a query that was offered as
-  /// many, without the search.
-  var budget = -1
-  var held = 0
 
   @inline(__always)
   init(
@@ -66,11 +65,13 @@ public struct WindowSearch: MotionIndexVisitor {
   }
 
   /// Takes entry e of the query's visit (see `MotionIndexVisitor`).
-  @inline(__always) public mutating func offer(_ e: Int32) -> Bool {
-    if budget >= 0 { return _countHeld(e) }
+  @inline(__always) public mutating func offer(_ e: Int32) -> Bool { _offer(e, _OneWindow(fraction: fraction)) }
+
+  /// `offer` with entries interpolated through `windows`, counting into the tally.
+  @inline(__always) mutating func _offer<Windows: _EntryWindows>(_ e: Int32, _ windows: Windows) -> Bool {
     var t = tally
     defer { tally = t }
-    return _offer(e, &t)
+    return _offer(e, &t, windows)
   }
 
   /// Ends the query: the outside groups, and the answer; `looked` is what the visit answered.
@@ -84,27 +85,35 @@ public struct WindowSearch: MotionIndexVisitor {
   mutating func _begin<Counter: WorkCounter>(_ p: Point, _ counter: inout Counter) {
     point = p
     offered = 0
+    stopped = false
     search.reset()
     search.group(0, p, &counter)
     queries &+= 1
   }
 
   @inline(__always)
-  mutating func _offer<Counter: WorkCounter>(_ e: Int32, _ counter: inout Counter) -> Bool {
-    // The key and the bounds are both by entry: neither load waits for the other.
-    let key = entries[Int(e)]
-    let l = bound[Int(e)]
+  mutating func _offer<Counter: WorkCounter, Windows: _EntryWindows>(
+    _ e: Int32, _ counter: inout Counter, _ windows: Windows
+  ) -> Bool {
+    // The key and the bounds are both by entry, so neither load waits for the other (the
+    // bounds' load issues as soon as the checks before it are predicted). Fields are read where
+    // they decide: an unordered index offers many entries that cannot beat the best found.
+    let key = entries + Int(e)
     offered &+= 1
     // Offers in descending group order: no group from here can beat the best found.
-    if ordered && search.nothingUpTo(prefixMaxRank: key.prefixMaxRank) { return false }
-    counter.tested(1)
-    if l.holds(point, at: fraction) { search.entry(key, point, &counter) }
+    if ordered && search.nothingUpTo(prefixMaxRank: key.pointee.prefixMaxRank) {
+      stopped = true
+      return false
+    }
+    guard search.canBeat(maxRank: key.pointee.maxRank) else { return true }
+    if bound[Int(e)].holds(point, at: windows.fraction(Int(e))) { search.entry(key.pointee, point, &counter) }
     return true
   }
 
   @inline(__always)
   mutating func _finish<Counter: WorkCounter>(looked: Int, _ counter: inout Counter) -> LayerID? {
     scanned &+= looked &+ outsideCount
+    counter.tested(stopped ? offered &- 1 : offered)
     let s = fraction
     var j = 0
     while j < outsideCount {
@@ -116,33 +125,99 @@ public struct WindowSearch: MotionIndexVisitor {
     }
     return search.answer
   }
+}
 
-  /// Makes the next visit count only, for at most `offers` offers, the entries whose bounds
-  /// hold p (and, here, the outside groups that do): the index's share of a query that was
-  /// offered that many, which `costOfCandidates` subtracts. Read `held` after the visit.
-  mutating func _countingHeld(_ p: Point, offers: Int) {
-    point = p
-    budget = offers
-    held = 0
-    var j = 0
-    while j < outsideCount {
-      if outsideBound[j].holds(p, at: fraction) { held &+= 1 }
-      j &+= 1
-    }
+/// A query through `WindowSearch` with a counter of the caller's (`hitTest`'s): the same steps.
+struct _CountedWindowQuery<Counter: WorkCounter, Windows: _EntryWindows>: MotionIndexVisitor {
+  var search: WindowSearch
+  var counter: Counter
+  let windows: Windows
+
+  mutating func offer(_ e: Int32) -> Bool { search._offer(e, &counter, windows) }
+}
+
+/// A `WindowSearch` whose entries each have a window of their own (`stagger-grid`'s groups):
+/// the same query, each entry's bounds interpolated at the batch's time in its own window.
+struct _OwnWindowSearch: MotionIndexVisitor {
+  var search: WindowSearch
+  let windows: _OwnWindows
+
+  @inline(__always) mutating func offer(_ e: Int32) -> Bool { search._offer(e, windows) }
+}
+
+/// Where a search interpolates an entry's bounds: at the fraction of the batch's window or of
+/// the entry's own (the one policy in which `stagger-grid`'s query differs; both specialise).
+protocol _EntryWindows {
+  func fraction(_ e: Int) -> Double
+}
+
+/// Every entry in the batch's window.
+struct _OneWindow: _EntryWindows {
+  let fraction: Double
+
+  @inline(__always) func fraction(_ e: Int) -> Double { fraction }
+}
+
+/// Each entry in a window of its own: the windows' ends by entry, and the batch's clock time.
+struct _OwnWindows: _EntryWindows {
+  let start: UnsafePointer<Double>
+  let end: UnsafePointer<Double>
+  let time: Double
+
+  @inline(__always) func fraction(_ e: Int) -> Double { LinearBox.fraction(time, from: start[e], to: end[e]) }
+}
+
+/// The cost model's share of the index alone in a query (`costOfCandidates` subtracts its
+/// time): a visit that only counts the entries whose bounds hold the point, for as many offers
+/// as the query took, and the outside groups that hold it.
+struct _HeldCount<Windows: _EntryWindows>: MotionIndexVisitor {
+  let bound: UnsafePointer<LinearBox>
+  let windows: Windows
+  let point: Point
+  var budget: Int
+  var held = 0
+
+  init(_ search: WindowSearch, _ windows: Windows, _ p: Point, offers: Int) {
+    (bound, self.windows, point, budget) = (search.bound, windows, p, offers)
+    for j in 0..<search.outsideCount where search.outsideBound[j].holds(p, at: search.fraction) { held &+= 1 }
   }
 
-  @inline(__always) mutating func _countHeld(_ e: Int32) -> Bool {
+  @inline(__always) mutating func offer(_ e: Int32) -> Bool {
     guard budget > 0 else { return false }
     budget &-= 1
-    if bound[Int(e)].holds(point, at: fraction) { held &+= 1 }
+    if bound[Int(e)].holds(point, at: windows.fraction(Int(e))) { held &+= 1 }
     return budget > 0
   }
 }
 
-/// A query through `WindowSearch` with a counter of the caller's (`hitTest`'s): the same steps.
-struct _CountedWindowQuery<Counter: WorkCounter>: MotionIndexVisitor {
-  var search: WindowSearch
-  var counter: Counter
-
-  mutating func offer(_ e: Int32) -> Bool { search._offer(e, &counter) }
+extension WindowSearch {
+  /// The cost model's measurement (`CandidateCosting`) of a batch: the queries (`query`: the
+  /// index's visit with this search), then the same visits counting only the entries whose
+  /// bounds hold each point, for as many offers as its query took (`held`). Answers the
+  /// candidates and the queries' time less the index's.
+  mutating func _costOfCandidates<Windows: _EntryWindows>(
+    _ points: UnsafeBufferPointer<Point>, _ windows: Windows, query: (Point, inout WindowSearch) -> Int,
+    held: (Point, inout _HeldCount<Windows>) -> Int
+  ) -> (candidates: Int, nanoseconds: UInt64) {
+    let offers = UnsafeMutableBufferPointer<Int>.allocate(capacity: Swift.max(points.count, 1))
+    defer { offers.deallocate() }
+    return _timedCandidateCost(
+      queries: {
+        for (i, p) in points.enumerated() {
+          begin(p)
+          _ = finish(looked: query(p, &self))
+          offers[i] = offered
+        }
+        return search.candidates
+      },
+      indexAlone: {
+        var total = 0
+        for (i, p) in points.enumerated() {
+          var count = _HeldCount(self, windows, p, offers: offers[i])
+          if offers[i] > 0 { _ = held(p, &count) }
+          total &+= count.held
+        }
+        return total
+      })
+  }
 }

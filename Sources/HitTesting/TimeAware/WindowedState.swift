@@ -161,32 +161,12 @@ public final class _WindowedState<Index: MotionIndex>: _TimeAwareState {
 
   /// See `CandidateCosting`.
   public func costOfCandidates(_ points: UnsafeBufferPointer<Point>) -> (candidates: Int, nanoseconds: UInt64) {
-    let lazy = groups.lazy
-    let time = lazy.frame.time
-    let results = UnsafeMutableBufferPointer<LayerID?>.allocate(capacity: Swift.max(points.count, 1))
-    defer { results.deallocate() }
-    let offered = UnsafeMutableBufferPointer<Int>.allocate(capacity: Swift.max(points.count, 1))
-    defer { offered.deallocate() }
-    lazy.prepare(at: time, animated: animated)
+    groups.lazy.prepare(at: groups.lazy.frame.time, animated: animated)
     let index = front.index
     var search = _beginBatch()
-    return _timedCandidateCost(
-      queries: {
-        for (i, p) in points.enumerated() {
-          search.begin(p)
-          results[i] = search.finish(looked: index.visit(p, at: search.fraction, &search))
-          offered[i] = search.offered
-        }
-        return search.search.candidates
-      },
-      indexAlone: {
-        var held = 0
-        for (i, p) in points.enumerated() {
-          search._countingHeld(p, offers: offered[i])
-          if offered[i] > 0 { _ = index.visit(p, at: search.fraction, &search) }
-          held &+= search.held
-        }
-        return held
-      })
+    return search._costOfCandidates(
+      points, _OneWindow(fraction: search.fraction),
+      query: { p, search in index.visit(p, at: search.fraction, &search) },
+      held: { p, count in index.visit(p, at: count.windows.fraction, &count) })
   }
 }

@@ -25,7 +25,8 @@ public struct WindowedStrategy<Index: MotionIndex>: _TimeAwareShell {
 
   public func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
     guard let s = state else { return nil }
-    var query = _CountedWindowQuery(search: s._beginBatch(), counter: counter)
+    let search = s._beginBatch()
+    var query = _CountedWindowQuery(search: search, counter: counter, windows: _OneWindow(fraction: search.fraction))
     query.search._begin(p, &query.counter)
     let looked = s.front.index.visit(p, at: query.search.fraction, &query)
     let answer = query.search._finish(looked: looked, &query.counter)

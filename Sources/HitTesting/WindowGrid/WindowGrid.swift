@@ -41,6 +41,7 @@ public struct WindowGridIndex: MotionIndex {
   // Exported specialised for the strategy's own visitor: BenchKit's loops, compiled where this
   // index is concrete, call it without a generic entry.
   @_specialize(exported:true,where Visitor == WindowSearch)
+  @_specialize(where Visitor == _HeldCount<_OneWindow>)
   public func visit<Visitor: MotionIndexVisitor>(_ p: Point, at s: Double, _ visitor: inout Visitor) -> Int {
     storage._visit(p, &visitor)
   }
