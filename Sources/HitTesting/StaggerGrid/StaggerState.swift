@@ -197,16 +197,9 @@ public final class _StaggerState: _TimeAwareState {
         time: groups.lazy.frame.time))
   }
 
-  /// Takes in a batch's counts (for reports and the window length). Measured, as the windowed
-  /// strategies' batches are: the estimate per candidate and entry alone undercounts a lazy
-  /// evaluation several times, and windows then grow too long.
+  /// Takes in a batch's counts (for reports and the window length).
   func _endBatch(_ search: WindowSearch) {
-    counters.candidates &+= search.search.candidates
-    counters.presentations = groups.lazy.evaluations
-    length.candidates &+= search.search.candidates
-    length.scanned &+= search.scanned
-    length.queries &+= search.queries
-    length.queryNanoseconds &+= Clocks.monotonicNanoseconds() &- search.started
+    search._record(into: &counters, &length, presentations: groups.lazy.evaluations)
   }
 
   /// See `CandidateCosting`.

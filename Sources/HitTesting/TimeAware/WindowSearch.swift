@@ -1,3 +1,4 @@
+import Clocks
 import LayerModel
 import Presentation
 
@@ -51,6 +52,18 @@ public struct WindowSearch: MotionIndexVisitor {
     self.outsideCount = outsideCount
     self.fraction = fraction
     self.ordered = ordered
+  }
+
+  /// Takes the batch's counts into a strategy's counters and window length, as it ends (for
+  /// reports and the length's cost model). Measured: the estimate per candidate and entry alone
+  /// undercounts a lazy evaluation several times, and windows then grow too long.
+  func _record(into counters: inout StrategyCounters, _ length: inout WindowLength, presentations: Int) {
+    counters.candidates &+= search.candidates
+    counters.presentations = presentations
+    length.candidates &+= search.candidates
+    length.scanned &+= scanned
+    length.queries &+= queries
+    length.queryNanoseconds &+= Clocks.monotonicNanoseconds() &- started
   }
 
   /// Groups and members tested by the batch's queries so far.

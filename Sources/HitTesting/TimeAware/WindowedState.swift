@@ -151,12 +151,7 @@ public final class _WindowedState<Index: MotionIndex>: _TimeAwareState {
 
   /// Takes in a batch's counts (for reports and the window length).
   @usableFromInline func _endBatch(_ search: WindowSearch) {
-    counters.candidates &+= search.search.candidates
-    counters.presentations = groups.lazy.evaluations
-    length.candidates &+= search.search.candidates
-    length.scanned &+= search.scanned
-    length.queries &+= search.queries
-    length.queryNanoseconds &+= Clocks.monotonicNanoseconds() &- search.started
+    search._record(into: &counters, &length, presentations: groups.lazy.evaluations)
   }
 
   /// See `CandidateCosting`.
