@@ -92,7 +92,7 @@ import Verification
     for _ in 0..<1000 {
       let p = Point(rng.uniform(0, 1000), rng.uniform(0, 1000))
       var visitor = ListingVisitor()
-      listed += boxes.withUnsafeBufferPointer { grid.visit(p, boxes: $0.baseAddress!, &visitor) }
+      listed += boxes.withUnsafeBufferPointer { grid.visit(p, boxes: $0, &visitor) }
       let got = Set(visitor.listed)
       for (k, b) in boxes.enumerated() where b.holds(p) && !got.contains(Int32(k)) { missed += 1 }
     }

@@ -111,11 +111,11 @@ final class LinkedBoxGrid {
   }
 
   /// Offers the entries listed in p's cell of every level and in the overflow list whose boxes
-  /// (`boxes`, by entry: what each is listed by) hold p, until the visitor answers false;
+  /// (`boxes`, by entry: what each is listed by; one for every entry placed) hold p, until the visitor answers false;
   /// answers how many entries it looked at. A coarse level's cell lists many entries far from
   /// the point: the box test passes them over before the search reads anything of theirs.
   @inline(__always) func visit<Visitor: MotionIndexVisitor>(
-    _ p: Point, boxes: UnsafePointer<Box>, _ visitor: inout Visitor
+    _ p: Point, boxes: UnsafeBufferPointer<Box>, _ visitor: inout Visitor
   ) -> Int {
     guard !p.x.isNaN, !p.y.isNaN else { return 0 }
     let nx = next._unsafeStorage

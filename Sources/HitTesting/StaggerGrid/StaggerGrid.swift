@@ -36,7 +36,7 @@ public struct StaggerGrid: _TimeAwareShell {
     let own = s._beginBatch()
     var query = _CountedWindowQuery(search: own.search, counter: counter, windows: own.windows)
     query.search._begin(p, &query.counter)
-    let looked = s.grid.visit(p, boxes: s.box._unsafeStorage, &query)
+    let looked = s.grid.visit(p, boxes: s._boxes, &query)
     let answer = query.search._finish(looked: looked, &query.counter)
     counter = query.counter
     s._endBatch(query.search)

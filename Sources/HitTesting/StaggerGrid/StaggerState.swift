@@ -202,6 +202,9 @@ public final class _StaggerState: _TimeAwareState {
     search._record(into: &counters, &length, presentations: groups.lazy.evaluations)
   }
 
+  /// The groups' boxes, the grid's filter (valid until the next update).
+  var _boxes: UnsafeBufferPointer<Box> { UnsafeBufferPointer(start: box._unsafeStorage, count: box.count) }
+
   /// See `CandidateCosting`.
   public func costOfCandidates(_ points: UnsafeBufferPointer<Point>) -> (candidates: Int, nanoseconds: UInt64) {
     groups.lazy.prepare(at: groups.lazy.frame.time, animated: animated)
@@ -212,8 +215,8 @@ public final class _StaggerState: _TimeAwareState {
       query: { p, search in
         var visit = _OwnWindowSearch(search: search, windows: own.windows)
         defer { search = visit.search }
-        return grid.visit(p, boxes: box._unsafeStorage, &visit)
-      }, held: { p, count in grid.visit(p, boxes: box._unsafeStorage, &count) })
+        return grid.visit(p, boxes: _boxes, &visit)
+      }, held: { p, count in grid.visit(p, boxes: _boxes, &count) })
   }
 
   /// The batch: each query begun, the grid's groups offered, finished; answers the groups and
@@ -226,7 +229,7 @@ public final class _StaggerState: _TimeAwareState {
     while i < n {
       let p = points[i]
       own.search.begin(p)
-      let looked = grid.visit(p, boxes: box._unsafeStorage, &own)
+      let looked = grid.visit(p, boxes: _boxes, &own)
       results[i] = own.search.finish(looked: looked)
       i &+= 1
     }
