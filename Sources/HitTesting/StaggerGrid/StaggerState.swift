@@ -148,11 +148,7 @@ public final class _StaggerState: _TimeAwareState {
     box.reserve(count, filling: .nothing)
     queue.reserve(Swift.max(moving, 1))
     entries.reserve(count)
-    for g in 0..<count {
-      entries[g] = WindowEntry(
-        group: Int32(g), prefixMaxRank: groups.prefixMaxRank[g], root: groups.root[g], maxRank: groups.maxRank[g],
-        leanRoot: groups.leanRoot[g])
-    }
+    for g in 0..<count { entries[g] = WindowEntry(g, of: groups) }
     // The first windows: group g's ends at t + length x (0.1 + 0.9 frac(g x phi)); queued by end.
     var order: [(Double, Int32)] = []
     order.reserveCapacity(moving)

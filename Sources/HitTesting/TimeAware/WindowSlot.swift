@@ -58,9 +58,7 @@ final class WindowSlot<Index: MotionIndex> {
       let l = bound[g]
       if l.start.isEmpty && l.end.isEmpty { continue }
       if Self._inRange(l.start, limit: limit) && Self._inRange(l.end, limit: limit) {
-        entries[n] = WindowEntry(
-          group: Int32(g), prefixMaxRank: groups.prefixMaxRank[g], root: groups.root[g], maxRank: groups.maxRank[g],
-          leanRoot: groups.leanRoot[g])
+        entries[n] = WindowEntry(g, of: groups)
         bound[n] = l
         n += 1
       } else {
@@ -114,4 +112,13 @@ struct WindowEntry: BitwiseCopyable {
   var root: Int32
   var maxRank: Int32
   var leanRoot: Bool
+}
+
+extension WindowEntry {
+  /// Group g's key, read from its columns.
+  @inline(__always) init(_ g: Int, of groups: MotionGroups) {
+    self.init(
+      group: Int32(g), prefixMaxRank: groups.prefixMaxRank[g], root: groups.root[g], maxRank: groups.maxRank[g],
+      leanRoot: groups.leanRoot[g])
+  }
 }

@@ -39,7 +39,9 @@ public struct WindowGridIndex: MotionIndex {
   }
 
   // Exported specialised for the strategy's own visitor: BenchKit's loops, compiled where this
-  // index is concrete, call it without a generic entry.
+  // index is concrete, call it without a generic entry. With this toolchain the exported
+  // specialisation is fragile: an in-module caller that visits through a closure (tried for
+  // `hitTest`) left the `...Ts5` symbol unemitted and the release build failed to link.
   @_specialize(exported:true,where Visitor == WindowSearch)
   @_specialize(where Visitor == _HeldCount<_OneWindow>)
   public func visit<Visitor: MotionIndexVisitor>(_ p: Point, at s: Double, _ visitor: inout Visitor) -> Int {
