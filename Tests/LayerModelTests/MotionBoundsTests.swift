@@ -401,14 +401,22 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
       return point ? Interval(x) : Interval(x).hull(number())
     }
     func map(exactLinear: Bool) -> IntervalAffine {
-      IntervalAffine(
+      let t = (interval(point: rng.below(2) == 0), interval(point: rng.below(2) == 0))
+      if exactLinear && rng.below(3) == 0 {
+        // A map that only translates (the identity's zeros of either sign).
+        let zero = { [0.0, -0.0][rng.below(2)] }
+        return IntervalAffine(
+          a: Interval(1), b: Interval(zero()), c: Interval(zero()), d: Interval(1), tx: t.0, ty: t.1)
+      }
+      return IntervalAffine(
         a: interval(point: exactLinear), b: interval(point: exactLinear), c: interval(point: exactLinear),
-        d: interval(point: exactLinear), tx: interval(point: rng.below(2) == 0), ty: interval(point: rng.below(2) == 0))
+        d: interval(point: exactLinear), tx: t.0, ty: t.1)
     }
     func same(_ a: Interval, _ b: Interval) -> Bool {
       (a.lo == b.lo || a.lo.isNaN && b.lo.isNaN) && (a.hi == b.hi || a.hi.isNaN && b.hi.isNaN)
     }
     var exact = 0
+    var translated = 0
     for _ in 0..<20_000 {
       let s = map(exactLinear: rng.below(8) != 0)
       let o = map(exactLinear: rng.below(8) != 0)
@@ -431,8 +439,13 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
       let r = Box(minX: number(), minY: number(), maxX: number(), maxY: number())
       let (bl, br) = s.boxes(of: l, r)
       #expect(bl == s.box(of: l) && br == (r.isEmpty ? .nothing : s.box(of: r)), "boxes of \(l) and \(r) under \(s)")
+      // A map that only translates takes its own path: the general one's box.
+      let generalBox = s._box(of: l, s._inverseBound())
+      #expect(s.box(of: l) == generalBox, "box of \(l) under \(s): \(s.box(of: l)) against \(generalBox)")
+      if s._translatedBox(of: l) != nil { translated += 1 }
     }
     #expect(exact > 10_000, "the exact path was exercised (\(exact))")
+    #expect(translated > 500, "boxes under translations: \(translated)")
   }
 
   /// Exact linear bounds (piecewise-linear motions under fixed parents): the box interpolated at
