@@ -15,8 +15,8 @@ import Verification
 @Suite struct LateWindowTests {
   /// A class to hand the state to the thread that updates it.
   final class Shared: @unchecked Sendable {
-    let state: _WindowedState<WindowGridIndex>
-    init(_ state: _WindowedState<WindowGridIndex>) { self.state = state }
+    let state: _TimeAwareState<_WindowsAhead<WindowGridIndex>>
+    init(_ state: _TimeAwareState<_WindowsAhead<WindowGridIndex>>) { self.state = state }
   }
 
   /// The answers of `s` at time t against the reference's, at random points and layers' corners.
@@ -45,7 +45,7 @@ import Verification
   /// first window, built on this thread) with its background build held by its gate (the next
   /// window, posted to the builder's thread, cannot finish).
   func heldAtTheFirstWindow(seed: UInt64, overlap: Double, pinned: Double? = 0.1) throws -> (
-    WindowGrid, PresentationFrameBuilder, BackgroundGate, _WindowedState<WindowGridIndex>
+    WindowGrid, PresentationFrameBuilder, BackgroundGate, _TimeAwareState<_WindowsAhead<WindowGridIndex>>
   ) {
     let root = SceneGenerator(kind: .particles, layers: TestSize.pick(full: 3000, fast: 1000), seed: seed).make()
     let builder = PresentationFrameBuilder(root: root)
@@ -59,13 +59,13 @@ import Verification
     let state = try #require(s.state)
     gate.hold()
     s.update(at: 0, animated: true)
-    #expect(!state.builder.isIdle, "the next window's build is held")
+    #expect(!state.windows.builder.isIdle, "the next window's build is held")
     return (s, builder, gate, state)
   }
 
   /// Updates `state` at t on another thread: whether it returned within `seconds` (a frame that
   /// waits for a held build does not), and a semaphore it signals when it has.
-  func update(_ state: _WindowedState<WindowGridIndex>, at t: Double, within seconds: Double) -> (
+  func update(_ state: _TimeAwareState<_WindowsAhead<WindowGridIndex>>, at t: Double, within seconds: Double) -> (
     Bool, DispatchSemaphore
   ) {
     let shared = Shared(state)
@@ -94,7 +94,7 @@ import Verification
 
     // Built at last: the next frame swaps to the next window, without waiting.
     gate.release()
-    state.builder.wait()
+    state.windows.builder.wait()
     state.update(at: 0.13, animated: true)
     #expect(state.counters.windowsStarted == 1 && state.counters.lateFrames == 0, "\(state.counters)")
     #expect(state.counters.waitedFrames == 0)
@@ -107,8 +107,8 @@ import Verification
   /// frame after it, the next window held, answers from it and does not wait.
   @Test func theFirstAdaptiveWindowReachesPastItsHandOverWithoutAnOverlap() throws {
     let (s, builder, gate, state) = try heldAtTheFirstWindow(seed: 23, overlap: 0, pinned: nil)
-    let handOver = state.handover
-    #expect(state.front.end >= handOver + 2 * state.length.seconds - 1e-12, "\(state.front.end)")
+    let handOver = state.windows.handover
+    #expect(state.windows.front.end >= handOver + 2 * state.length.seconds - 1e-12, "\(state.windows.front.end)")
     let t = handOver + 0.02
     let (returned, done) = update(state, at: t, within: 30)
     #expect(returned, "the frame past the first window's hand-over waited for the held build")

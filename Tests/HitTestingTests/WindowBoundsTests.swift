@@ -19,7 +19,7 @@ import Testing
     s.attach(to: builder.scene, semantics: builder.semantics)
     s.update(at: t, animated: true)
     guard let state = s.state else { return [] }
-    let bounds = state.front.groupBounds(groups: state.groups.count)
+    let bounds = state.windows.front.groupBounds(groups: state.groups.count)
     return (1..<state.groups.count).map { bounds[$0] }
   }
 

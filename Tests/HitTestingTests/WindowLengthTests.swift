@@ -44,7 +44,7 @@ import Testing
   }
 
   /// The lengths chosen after each of `windows` windows, each measured over the window that
-  /// ran (posted one decision earlier, as `_WindowedState` posts the next window ahead): a
+  /// ran (posted one decision earlier, as `_WindowsAhead` posts the next window ahead): a
   /// window of length L tests `perQuery(L)` candidates a query, its queries take `queryWall(L)`
   /// ns a frame (nil: 60 ns a candidate), and the build beside it `build()` ns.
   static func drive(

@@ -7,8 +7,8 @@ extension StaggerGrid: IndexInspection {
     guard let s = state, s.isCurrent else { return [] }
     let groups = s.groups
     var boxes: [InspectedBox] = []
-    for g in 1..<Swift.max(groups.count, 1) where g < s.box.count {
-      let b = s.box[g]
+    for g in 1..<Swift.max(groups.count, 1) where g < s.windows.box.count {
+      let b = s.windows.box[g]
       guard !b.isEmpty else { continue }
       boxes.append(InspectedBox(.motionBound, b, value: groups.layerCount(of: g)))
     }

@@ -27,16 +27,16 @@ public struct StaggerGrid: _TimeAwareShell {
     "time-aware: per-group time windows re-bounded only when they expire, spread so every frame does the same small work"
   public static let family = StrategyFamily.timeAware
 
-  public var state: _StaggerState?
+  public var state: _TimeAwareState<_StaggeredWindows>?
 
   public init() {}
 
   public func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
     guard let s = state else { return nil }
-    let own = s._beginBatch()
+    let own = s.windows._beginBatch()
     var query = _CountedWindowQuery(search: own.search, counter: counter, windows: own.windows)
     query.search._begin(p, &query.counter)
-    let looked = s.grid.visit(p, boxes: s._boxes, &query)
+    let looked = s.windows.grid.visit(p, boxes: s.windows._boxes, &query)
     let answer = query.search._finish(looked: looked, &query.counter)
     counter = query.counter
     s._endBatch(query.search)
@@ -45,13 +45,13 @@ public struct StaggerGrid: _TimeAwareShell {
 
   public func answer(_ points: UnsafeBufferPointer<Point>, into results: UnsafeMutableBufferPointer<LayerID?>) {
     guard let s = state, s.isCurrent else { _staleFrame(Self.name) }
-    _ = s._answer(points, into: results)
+    _ = s.windows._answer(s, points, into: results)
   }
 
   public func answerCounting(_ points: UnsafeBufferPointer<Point>, into results: UnsafeMutableBufferPointer<LayerID?>)
     -> Int
   {
     guard let s = state, s.isCurrent else { _staleFrame(Self.name) }
-    return s._answer(points, into: results)
+    return s.windows._answer(s, points, into: results)
   }
 }

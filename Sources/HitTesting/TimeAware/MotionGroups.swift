@@ -16,7 +16,7 @@ import Presentation
 /// (allocates), read by queries through `View` (no allocation, no reference counting).
 ///
 /// Memory: about 60 bytes per layer.
-final class MotionGroups {
+public final class MotionGroups {
   let scene: CompiledScene
   let semantics: HitTestSemantics
   /// The lazy presentation the queries evaluate candidates with (its fixed rows pinned).

@@ -8,11 +8,11 @@ extension WindowedStrategy: IndexInspection {
     guard let s = state, s.isCurrent else { return [] }
     let groups = s.groups
     var boxes: [InspectedBox] = []
-    let bounds = s.front.groupBounds(groups: groups.count)
+    let bounds = s.windows.front.groupBounds(groups: groups.count)
     for g in 1..<Swift.max(groups.count, 1) {
       let l = bounds[g]
       if l.start.isEmpty && l.end.isEmpty { continue }
-      boxes.append(InspectedBox(.motionBound, l.at(s.fraction), value: groups.layerCount(of: g)))
+      boxes.append(InspectedBox(.motionBound, l.at(s.windows.fraction), value: groups.layerCount(of: g)))
     }
     return boxes
   }

@@ -19,16 +19,16 @@ public struct WindowedStrategy<Index: MotionIndex>: _TimeAwareShell {
   public static var summary: String { Index.summary }
   public static var family: StrategyFamily { Index.family }
 
-  public var state: _WindowedState<Index>?
+  public var state: _TimeAwareState<_WindowsAhead<Index>>?
 
   public init() {}
 
   public func hitTest<Counter: WorkCounter>(_ p: Point, counter: inout Counter) -> LayerID? {
     guard let s = state else { return nil }
-    let search = s._beginBatch()
+    let search = s.windows._beginBatch()
     var query = _CountedWindowQuery(search: search, counter: counter, windows: _OneWindow(fraction: search.fraction))
     query.search._begin(p, &query.counter)
-    let looked = s.front.index.visit(p, at: query.search.fraction, &query)
+    let looked = s.windows.front.index.visit(p, at: query.search.fraction, &query)
     let answer = query.search._finish(looked: looked, &query.counter)
     counter = query.counter
     s._endBatch(query.search)
@@ -55,8 +55,8 @@ public struct WindowedStrategy<Index: MotionIndex>: _TimeAwareShell {
   @inlinable @inline(__always)
   func _answer(_ points: UnsafeBufferPointer<Point>, into results: UnsafeMutableBufferPointer<LayerID?>) -> Int {
     guard let s = state, s.isCurrent else { _staleFrame(Self.name) }
-    let index = s._frontIndex
-    var search = s._beginBatch()
+    let index = s.windows._frontIndex
+    var search = s.windows._beginBatch()
     let n = Swift.min(points.count, results.count)
     var i = 0
     while i < n {

@@ -1,13 +1,13 @@
 import LayerModel
 import Presentation
 
-extension _StaggerState {
+extension _StaggeredWindows {
   /// Checks the windows (with `HITBENCH_INTERNAL_CHECKS`) after an update at clock time t:
   /// every moving group queued once, the queue a min-heap by window end, every window holding t
   /// (animated), every group's box the hull of its bounds' two ends; with `grid`, also the grid
   /// listing each group in the cells of its box (after a restart: every frame would make the
   /// checked tests' frames O(nodes)). O(groups), plus O(nodes) with `grid`.
-  func _checkInvariants(at t: Double, grid checkGrid: Bool) {
+  func _checkInvariants(at t: Double, animated: Bool, grid checkGrid: Bool) {
     #if HITBENCH_INTERNAL_CHECKS
       guard InternalChecks.active else { return }
       let moving = groups.count - 1

@@ -4,9 +4,12 @@ import LayerModel
 import Motion
 import Presentation
 
-/// stagger-grid's state: each group's window and box, the queue of groups by window end, the
-/// linked grid (a class: queries are non-mutating and count their work).
-public final class _StaggerState: _TimeAwareState {
+/// `stagger-grid`'s window policy: each moving group has a window of its own and its bounds
+/// over it, listed in a linked grid by the box they span; a group is re-bounded and moved in
+/// the grid when its window ends, on the frame's thread. The first windows end at times spread
+/// evenly over one window length, and every later one lasts one length, so about the same
+/// number of groups expire every frame. Update: O(expired groups x (depth + log groups)).
+public final class _StaggeredWindows: _WindowPolicy {
   let groups: MotionGroups
   let motion: MotionBounds
   /// Per group: its window, its bounds over it (exact lines where its root moves piecewise
@@ -25,38 +28,33 @@ public final class _StaggerState: _TimeAwareState {
   /// The clock time of the last update (an earlier one means time went backwards: restart).
   var lastTime = -Double.infinity
   let grid = LinkedBoxGrid()
-  var length: WindowLength
-  var initialized = false
-  var updated = false
-  var animated = true
-  var version = -1
-  public internal(set) var counters = StrategyCounters()
+  /// Unbounded groups among those bounded this frame (for its counters).
+  var unbounded = 0
   /// Re-bounding time since the last adaptation of the length (every `adaptFrames` frames).
   var spent: UInt64 = 0
   static let adaptFrames = 16
 
-  public convenience init(scene: CompiledScene, semantics: HitTestSemantics, options: StrategyOptions) {
-    self.init(MotionGroups(scene: scene, semantics: semantics), options)
-  }
+  public static var buildsInBackground: Bool { false }
 
-  init(_ groups: MotionGroups, _ options: StrategyOptions) {
+  public init(_ groups: MotionGroups, _ options: StrategyOptions) {
     self.groups = groups
     motion = MotionBounds(sharing: groups.lazy)
-    length = WindowLength(pinned: options.windowSeconds, buildsInBackground: false)
   }
-
-  public var isCurrent: Bool { updated && groups.scene.changeVersion == version }
 
   public var memoryFootprint: Int {
-    groups.memoryFootprint + grid.memoryFootprint + start.memoryFootprint + end.memoryFootprint
-      + line.memoryFootprint + box.memoryFootprint + queue.memoryFootprint + entries.memoryFootprint
+    grid.memoryFootprint + start.memoryFootprint + end.memoryFootprint + line.memoryFootprint + box.memoryFootprint
+      + queue.memoryFootprint + entries.memoryFootprint
   }
+
+  // The motion bounds take the scene's changes in as they next bound (nothing runs beside).
+  public func sceneWillChange() {}
+  public func sceneDidChange() {}
 
   /// Group g's bounds over [t0, t1] (its root's and its members' region), by window-grid's
   /// rule (`MotionBounds._linearWhereExact`).
   func _bound(_ g: Int, from t0: Double, to t1: Double) -> LinearBox {
     let (b, unbounded) = motion._linearWhereExact(groups, g, from: t0, to: t1)
-    if unbounded { counters.unbounded += 1 }
+    if unbounded { self.unbounded += 1 }
     return b
   }
 
@@ -68,51 +66,50 @@ public final class _StaggerState: _TimeAwareState {
     box[g] = b.start.union(b.end)
   }
 
-  public func update(at t: Double, animated: Bool) {
-    counters = StrategyCounters()
-    let changed = groups.refresh()
-    groups.lazy.prepare(at: t, animated: animated)
-    motion.animated = animated
+  public func advance(_ state: _TimeAwareState<_StaggeredWindows>, to t: Double) {
     let count = groups.count
-    let t0 = Clocks.monotonicNanoseconds()
-    if changed || !initialized || animated != self.animated || (animated && count > 1 && t < lastTime) {
-      _restart(at: t, animated: animated)
-    } else if animated {
-      // Every window that ended: re-bounded from now for one length, moved down the heap. (A
-      // window just set at t can end at t where t + length rounds to t: it holds t.) And ahead
-      // of time, the windows ending next, at the rate windows end on average (the moving groups
-      // times this frame's share of a length): groups re-bounded in
-      // one frame end in one frame a length later, so without it their re-bounds stay bunched
-      // and one frame in a few pays hundreds of them (app 10k: 900 us updates against a 5 us
-      // median; docs/optimisation-log.md entry 75). A window re-bounded early is as exact.
-      let moving = count - 1
-      let dt = t - lastTime
-      let share = dt > 0 && length.seconds > 0 ? Swift.min(dt / length.seconds, 1) : 0
-      let ahead = share > 0 ? Int((Double(moving) * share).rounded(.up)) : 0
-      var reinserted = 0
-      while reinserted < moving {
-        let g = Int(queue[0])
-        guard end[g] <= t || reinserted < ahead, start[g] < t else { break }
-        let e = t + length.seconds
-        _set(g, from: t, to: e, _bound(g, from: t, to: e))
-        grid.move(g, to: box[g])
-        _siftDown(0, moving)
-        reinserted += 1
-      }
-      counters.reindexed = reinserted
+    if count > 1 && t < lastTime {
+      restart(state, at: t, animated: true)
+      return
     }
-    lastTime = t
+    let t0 = Clocks.monotonicNanoseconds()
+    motion.animated = true
+    // Every window that ended: re-bounded from now for one length, moved down the heap. (A
+    // window just set at t can end at t where t + length rounds to t: it holds t.) And ahead
+    // of time, the windows ending next, at the rate windows end on average (the moving groups
+    // times this frame's share of a length): groups re-bounded in
+    // one frame end in one frame a length later, so without it their re-bounds stay bunched
+    // and one frame in a few pays hundreds of them (app 10k: 900 us updates against a 5 us
+    // median; docs/optimisation-log.md entry 75). A window re-bounded early is as exact.
+    let length = state.length.seconds
+    let moving = count - 1
+    let dt = t - lastTime
+    let share = dt > 0 && length > 0 ? Swift.min(dt / length, 1) : 0
+    let ahead = share > 0 ? Int((Double(moving) * share).rounded(.up)) : 0
+    var reinserted = 0
+    while reinserted < moving {
+      let g = Int(queue[0])
+      guard end[g] <= t || reinserted < ahead, start[g] < t else { break }
+      let e = t + length
+      _set(g, from: t, to: e, _bound(g, from: t, to: e))
+      grid.move(g, to: box[g])
+      _siftDown(0, moving)
+      reinserted += 1
+    }
+    state.counters.reindexed = reinserted
     spent &+= Clocks.monotonicNanoseconds() &- t0
-    length.frames += 1
-    if length.frames >= Self.adaptFrames {
-      length.windowEnded(lastBuild: spent)
+  }
+
+  public func updated(_ state: _TimeAwareState<_StaggeredWindows>, at t: Double) {
+    lastTime = t
+    state.counters.unbounded = unbounded
+    unbounded = 0
+    state.length.frames += 1
+    if state.length.frames >= Self.adaptFrames {
+      state.length.windowEnded(lastBuild: spent)
       spent = 0
     }
-    counters.windowSeconds = animated ? length.seconds : 0
-    self.animated = animated
-    updated = true
-    version = groups.scene.changeVersion
-    _checkInvariants(at: t, grid: counters.windowsStarted > 0)
+    _checkInvariants(at: t, animated: state.animated, grid: state.counters.windowsStarted > 0)
   }
 
   /// Whether group a's window ends before group b's (ties by group, so the order is total).
@@ -139,7 +136,10 @@ public final class _StaggerState: _TimeAwareState {
 
   /// Every group's first window: ending spread evenly over one length from t (the model tree's:
   /// the box at t, for ever).
-  func _restart(at t: Double, animated: Bool) {
+  public func restart(_ state: _TimeAwareState<_StaggeredWindows>, at t: Double, animated: Bool) {
+    let t0 = Clocks.monotonicNanoseconds()
+    motion.animated = animated
+    let length = state.length.seconds
     let count = groups.count
     let moving = count - 1
     start.reserve(count, filling: t)
@@ -157,7 +157,7 @@ public final class _StaggerState: _TimeAwareState {
     var sized = 0
     for g in 1..<Swift.max(count, 1) {
       let phase = (Double(g) * 0.618_033_988_749_894_9).truncatingRemainder(dividingBy: 1)
-      let e = animated ? t + length.seconds * (0.1 + 0.9 * phase) : .infinity
+      let e = animated ? t + length * (0.1 + 0.9 * phase) : .infinity
       _set(g, from: t, to: e, _bound(g, from: t, to: animated ? e : t))
       let b = box[g]
       order.append((e, Int32(g)))
@@ -173,9 +173,9 @@ public final class _StaggerState: _TimeAwareState {
     // The cells follow the first windows' boxes: about their mean extent, over their extent.
     grid.reset(entries: count, extent: extent, cellSide: sized > 0 ? size / Double(sized) : 0)
     for g in 1..<Swift.max(count, 1) { grid.move(g, to: box[g]) }
-    counters.reindexed = moving
-    counters.windowsStarted = 1
-    initialized = true
+    state.counters.reindexed = moving
+    state.counters.windowsStarted = 1
+    spent &+= Clocks.monotonicNanoseconds() &- t0
   }
 
   /// A search over the groups, each through its own window, for one batch of queries: plain
@@ -193,17 +193,13 @@ public final class _StaggerState: _TimeAwareState {
         time: groups.lazy.frame.time))
   }
 
-  /// Takes in a batch's counts (for reports and the window length).
-  func _endBatch(_ search: WindowSearch) {
-    search._record(into: &counters, &length, presentations: groups.lazy.evaluations)
-  }
-
   /// The groups' boxes, the grid's filter (valid until the next update).
   var _boxes: UnsafeBufferPointer<Box> { UnsafeBufferPointer(start: box._unsafeStorage, count: box.count) }
 
   /// See `CandidateCosting`.
-  public func costOfCandidates(_ points: UnsafeBufferPointer<Point>) -> (candidates: Int, nanoseconds: UInt64) {
-    groups.lazy.prepare(at: groups.lazy.frame.time, animated: animated)
+  public func costOfCandidates(_ state: _TimeAwareState<_StaggeredWindows>, _ points: UnsafeBufferPointer<Point>) -> (
+    candidates: Int, nanoseconds: UInt64
+  ) {
     let own = _beginBatch()
     var search = own.search
     return search._costOfCandidates(
@@ -218,7 +214,10 @@ public final class _StaggerState: _TimeAwareState {
   /// The batch: each query begun, the grid's groups offered, finished; answers the groups and
   /// members tested.
   @inline(__always)
-  func _answer(_ points: UnsafeBufferPointer<Point>, into results: UnsafeMutableBufferPointer<LayerID?>) -> Int {
+  func _answer(
+    _ state: _TimeAwareState<_StaggeredWindows>, _ points: UnsafeBufferPointer<Point>,
+    into results: UnsafeMutableBufferPointer<LayerID?>
+  ) -> Int {
     var own = _beginBatch()
     let n = Swift.min(points.count, results.count)
     var i = 0
@@ -229,7 +228,7 @@ public final class _StaggerState: _TimeAwareState {
       results[i] = own.search.finish(looked: looked)
       i &+= 1
     }
-    _endBatch(own.search)
+    state._endBatch(own.search)
     return own.search.tested
   }
 }
