@@ -44,8 +44,7 @@ import Testing
 
   func check<I: MotionIndex>(_ type: I.Type, _ shape: String) {
     let (start, end) = Self.boxes(shape, seed: 7)
-    let window = I.bounds == .window ? zip(start, end).map { $0.union($1) } : start
-    let last = I.bounds == .window ? window : end
+    let (window, last) = (start, end)
     var index = I()
     index.reserve(start.count)
     let linear = zip(window, last).map { LinearBox(start: $0, end: $1) }
@@ -78,8 +77,7 @@ import Testing
     if AllocationCounter.isAvailable {
       // The same number of boxes, moved: the rebuild reuses every table.
       let (start2, end2) = Self.boxes(shape, seed: 8)
-      let window2 = I.bounds == .window ? zip(start2, end2).map { $0.union($1) } : start2
-      let last2 = I.bounds == .window ? window2 : end2
+      let (window2, last2) = (start2, end2)
       let linear2 = zip(window2, last2).map { LinearBox(start: $0, end: $1) }
       // Bytes on this thread, where the rebuild runs (the request count is the process's, and
       // the registered workers of tests running in parallel allocate meanwhile).
@@ -120,8 +118,7 @@ import Testing
 
   func stoppedVisits<I: MotionIndex>(_ type: I.Type, _ shape: String) {
     let (start, end) = Self.boxes(shape, seed: 7)
-    let window = I.bounds == .window ? zip(start, end).map { $0.union($1) } : start
-    let last = I.bounds == .window ? window : end
+    let (window, last) = (start, end)
     var index = I()
     index.reserve(window.count)
     zip(window, last).map { LinearBox(start: $0, end: $1) }.withUnsafeBufferPointer { index.rebuild($0) }

@@ -5,9 +5,10 @@ import Presentation
 /// `linear-bvh`: linear bounds as Embree's motion-blur BVHs store them (a box at the window's
 /// start and its change to the end, so the box interpolated at any time of the window holds the
 /// group: about twice the cost of a static box test, for boxes that follow the motion instead
-/// of covering it) in a BVH built for each window on the builder's thread (`WindowedStrategy`).
-/// Exact lines where a group's root moves piecewise linearly (particles, scroll views,
-/// wiggles), fitted lines elsewhere (`WindowBounds`).
+/// of covering it) in a BVH built for each window on the builder's thread (`_WindowsAhead`), over
+/// `window-grid`'s bounds (`WindowBounds`): exact lines where a group's root moves piecewise
+/// linearly under no clipping ancestor (particles, wiggles), its window box at both ends
+/// elsewhere.
 public typealias LinearBoundsBVH = WindowedStrategy<LinearBVHIndex>
 
 /// A binary BVH over linear bounds (median splits on the axis where the boxes' centres at
@@ -20,7 +21,6 @@ public struct LinearBVHIndex: MotionIndex {
   public static let name = "linear-bvh"
   public static let summary =
     "time-aware: Embree-style linear bounds (a box at the window start plus its change) in a BVH built for the next window while this one answers"
-  public static let bounds = MotionBoundsKind.linear
 
   let tree = _LinearTree()
 

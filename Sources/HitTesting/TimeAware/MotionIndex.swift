@@ -1,17 +1,15 @@
 import LayerModel
 import Presentation
 
-/// An index over the moving groups' bounds for one time window (or segment), the part in which
-/// the time-aware strategies differ: a grid of window boxes (`window-grid`), a BVH of linear
-/// bounds (`linear-bvh`), or another library's (the peers' Embree motion-blur BVH). Built for
-/// each window off the thread that answers (`WindowedStrategy`), then only read.
+/// An index over the moving groups' bounds for one time window, the part in which the windowed
+/// strategies differ: a grid (`window-grid`), a BVH (`linear-bvh`), or another library's (the
+/// peers' Embree motion-blur BVH), each over the same linear bounds (`WindowBounds`: a box at
+/// the window's start and one at its end, interpolated at the fraction of the window). Built
+/// for each window off the thread that answers (`_WindowsAhead`), then only read.
 public protocol MotionIndex {
   static var name: String { get }
   static var summary: String { get }
   static var family: StrategyFamily { get }
-  /// Which bounds it indexes: one box per group over the whole window, or linear bounds (a box
-  /// at the window's start and one at its end, interpolated at the fraction of the window).
-  static var bounds: MotionBoundsKind { get }
   /// Whether `visit` offers entries in descending order (then a query can stop early).
   static var isOrdered: Bool { get }
   /// Box edges beyond this magnitude stay outside the index, tested on every query instead
@@ -46,19 +44,6 @@ extension MotionIndex {
   public static var magnitudeLimit: Double { 1e30 }
   public static var isOrdered: Bool { false }
   public static var family: StrategyFamily { .timeAware }
-}
-
-/// What a motion index's boxes bound.
-public enum MotionBoundsKind: Sendable {
-  /// Where a group can be at any time of the window.
-  case window
-  /// A box at the window's start and one at its end whose interpolation holds the group.
-  case linear
-  /// Exact linear bounds where the group's root moves piecewise linearly under no clipping
-  /// ancestor, the window box elsewhere (as start and end): the union of the ends is then about
-  /// as tight as a window box, and the interpolated box tighter where it is exact (an index over
-  /// window boxes whose candidates are filtered by the interpolation).
-  case linearWhereExact
 }
 
 /// A box at the window's start and at its end; at fraction s of the window, the box between.

@@ -4,9 +4,9 @@ import Presentation
 
 /// `window-grid`: the moving groups' window boxes (where each group can be at any time of the
 /// window, from the animations' structure) in a uniform grid, rebuilt for each window on the
-/// builder's thread (`WindowedStrategy`). Where a group moves piecewise linearly under no
-/// clipping ancestor its bounds are exact lines (`linearWhereExact`): the grid lists their hull
-/// and a query searches the group only when the lines interpolated at the frame hold the point.
+/// builder's thread (`_WindowsAhead`). Where a group moves piecewise linearly under no clipping
+/// ancestor its bounds are exact lines (`WindowBounds`): the grid lists their hull and a query
+/// searches the group only when the lines interpolated at the frame hold the point.
 public typealias WindowGrid = WindowedStrategy<WindowGridIndex>
 
 /// A uniform grid over window boxes, rebuilt per window (counting sort into cell lists): about
@@ -21,7 +21,6 @@ public struct WindowGridIndex: MotionIndex {
   public static let name = "window-grid"
   public static let summary =
     "time-aware: the moving groups' bounds over a time window in a grid, rebuilt for the next window while this one answers"
-  public static let bounds = MotionBoundsKind.linearWhereExact
   public static let isOrdered = true
   static let maxCellsPerBox = 256
 

@@ -5,8 +5,8 @@ import Presentation
 
 /// Embree 3's motion-blur BVH as the index of a time-aware strategy (CPeers/embree.cpp): per
 /// time window, each moving group is a user primitive with two time steps, its linear bounds'
-/// box at the window's start and at its end (`WindowedStrategy` fits them exactly as
-/// `linear-bvh` does); Embree builds its motion-blur BVH over them and `rtcPointQuery` at the
+/// box at the window's start and at its end (the bounds every windowed strategy indexes,
+/// `WindowBounds`); Embree builds its motion-blur BVH over them and `rtcPointQuery` at the
 /// window fraction visits the primitives whose interpolated boxes may hold the point. The
 /// peer of the project's `linear-bvh`: same bounds, Embree's tree instead of ours.
 public struct EmbreeMotionIndex: MotionIndex {
@@ -15,7 +15,6 @@ public struct EmbreeMotionIndex: MotionIndex {
     "peer, time-aware: Embree 3 motion-blur BVH over the groups' linear bounds per segment, rtcPointQuery at time t"
   public static let family = StrategyFamily.peer
   public static let package = "libembree-dev"
-  public static var bounds: MotionBoundsKind { .linear }
   /// Embree's point query squares single-precision coordinates.
   public static var magnitudeLimit: Double { 1e15 }
 
