@@ -3,7 +3,7 @@ import LayerModel
 import Motion
 import Presentation
 
-/// Computes each moving group's bounds over a window into a `WindowSlot`, by the one rule every
+/// Bounds each moving group over a window into a `WindowSlot`'s index, by the one rule every
 /// time-aware strategy bounds its groups by (`MotionBounds._linearWhereExact`): exact lines
 /// where the group's root moves piecewise linearly under no clipping ancestor, its window box
 /// (its root's box and its members' region) at both ends elsewhere. Its own `MotionBounds` over
@@ -23,19 +23,17 @@ final class WindowBounds {
   }
 
   /// Every moving group's bounds over [t0, t1] (the model tree's at t0, which hold forever)
-  /// into `slot.bound`; answers how many groups could not be bounded.
+  /// into `slot` (`WindowSlot.fill`); answers how many groups could not be bounded.
   func compute<Index: MotionIndex>(
     into slot: WindowSlot<Index>, _ groups: MotionGroups, from t0: Double, to t1: Double, animated: Bool
   ) -> Int {
     motion.animated = animated
     let end = animated ? t1 : t0
     var unbounded = 0
-    slot.bound[0] = .nothing
-    for g in 1..<Swift.max(groups.count, 1) {
-      BuildPause.checkpoint(every: g)
+    slot.fill(groups) { g in
       let (b, lost) = motion._linearWhereExact(groups, g, from: t0, to: end)
-      slot.bound[g] = b
       if lost { unbounded += 1 }
+      return b
     }
     return unbounded
   }

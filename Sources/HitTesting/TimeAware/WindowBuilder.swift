@@ -75,7 +75,6 @@ final class WindowBuilder<Index: MotionIndex>: @unchecked Sendable, SceneBackgro
     let stale = ahead && groups.scene._faults.staleWindows
     slot.unbounded = bounds.compute(
       into: slot, groups, from: stale ? start - (end - start) : start, to: stale ? start : end, animated: animated)
-    slot.index(groups)
     slot.start = start
     slot.end = animated ? end : .infinity
     slot.animated = animated

@@ -3,23 +3,11 @@ import LayerModel
 import Presentation
 
 extension WindowSlot {
-  /// Which groups have bounds, read before `index` compacts them (with `HITBENCH_INTERNAL_CHECKS`
-  /// and checks active; else empty, allocating nothing): what `_checkInvariants` places.
-  func _groupsWithBounds(_ groups: Int) -> [Bool] {
-    #if HITBENCH_INTERNAL_CHECKS
-      guard InternalChecks.active else { return [] }
-      return (0..<Swift.max(groups, 1)).map { g in g > 0 && !(bound[g].start.isEmpty && bound[g].end.isEmpty) }
-    #else
-      return []
-    #endif
-  }
-
   /// Checks a built window (with `HITBENCH_INTERNAL_CHECKS`): entries by ascending group, each
   /// entry's bounds within the index's magnitude limit, its key's prefix rank, root, highest
   /// rank and lean flag its group's; outside groups with bounds beyond the limit, neither
-  /// indexed nor repeated; every group that had bounds (`hadBounds`, from `_groupsWithBounds`)
-  /// placed once, the others nowhere. O(groups).
-  func _checkInvariants(_ motionGroups: MotionGroups, hadBounds: [Bool]) {
+  /// indexed nor repeated, by ascending group. O(groups).
+  func _checkInvariants(_ motionGroups: MotionGroups) {
     #if HITBENCH_INTERNAL_CHECKS
       guard InternalChecks.active else { return }
       let groups = motionGroups.count
@@ -41,14 +29,12 @@ extension WindowSlot {
         let g = Int(outside[j])
         precondition(
           g >= 1 && g < groups && place[g] == 0, "\(Index.name): outside group \(g) also indexed or repeated")
+        precondition(j == 0 || outside[j - 1] < outside[j], "\(Index.name): outside groups not by ascending group")
         let l = outsideBound[j]
         precondition(
           !(l.start.isEmpty && l.end.isEmpty) && !(Self._inRange(l.start) && Self._inRange(l.end)),
           "\(Index.name): outside group \(g)'s bounds")
         place[g] += 1
-      }
-      for g in 1..<Swift.max(groups, 1) {
-        precondition(Int(place[g]) == (hadBounds[g] ? 1 : 0), "\(Index.name): group \(g) placed \(place[g]) times")
       }
     #endif
   }

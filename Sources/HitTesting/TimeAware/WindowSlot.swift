@@ -15,8 +15,7 @@ final class WindowSlot<Index: MotionIndex> {
   var start = Double.nan
   var end = Double.nan
   var animated = true
-  /// Each group's bounds while the builder computes them (group 0, the fixed layers, is empty);
-  /// then, compacted in place by `index`, entry i's bounds (i < `entries.count`).
+  /// Entry i's bounds (i < `entries.count`), and the outside groups' (`outsideBound`).
   var bound = ColumnBuffer<LinearBox>()
   var entries = ColumnBuffer<WindowEntry>()
   var outside = ColumnBuffer<Int32>()
@@ -42,20 +41,18 @@ final class WindowSlot<Index: MotionIndex> {
     index.reserve(groups)
   }
 
-  /// Splits the groups' bounds into the index's entries and the outside list, compacting
-  /// `bound` into entry order (entry n is never after its group, so each group's bounds are
-  /// read before an entry overwrites them), and rebuilds the index from the compacted bounds
-  /// in place (no copy). Each entry's key copies what a query reads of its group from `groups`
-  /// (`WindowEntry`).
-  func index(_ groups: MotionGroups) {
-    let hadBounds = _groupsWithBounds(groups.count)
+  /// Bounds every moving group (`bounds(g)`: its bounds over the window, empty for none) into
+  /// the index's entries or, beyond the index's magnitude limit, the outside list, both in
+  /// ascending group order, and rebuilds the index from the entries' bounds in place (no copy).
+  /// Each entry's key copies what a query reads of its group from `groups` (`WindowEntry`).
+  @inline(__always) func fill(_ groups: MotionGroups, bounds: (Int) -> LinearBox) {
     var n = 0
     var out = 0
     let limit = Index.magnitudeLimit
     precondition(limit.isFinite, "\(Index.name): an infinite magnitude limit")
     for g in 1..<Swift.max(groups.count, 1) {
       BuildPause.checkpoint(every: g)
-      let l = bound[g]
+      let l = bounds(g)
       if l.start.isEmpty && l.end.isEmpty { continue }
       if Self._inRange(l.start, limit: limit) && Self._inRange(l.end, limit: limit) {
         entries[n] = WindowEntry(g, of: groups)
@@ -72,7 +69,7 @@ final class WindowSlot<Index: MotionIndex> {
     outsideBound.reserve(out)
     BuildPause.checkpoint()
     bound.withUnsafeBufferPointer { b in index.rebuild(UnsafeBufferPointer(rebasing: b[..<n])) }
-    _checkInvariants(groups, hadBounds: hadBounds)
+    _checkInvariants(groups)
   }
 
   /// Every group's bounds (empty where it has none), scattered back from the entries and the
