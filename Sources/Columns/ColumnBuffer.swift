@@ -112,4 +112,9 @@ public struct ColumnBuffer<Element: BitwiseCopyable>: ~Copyable {
   /// at once (`MotionGroups.withView`): valid while the owner neither reserves nor goes away,
   /// which the scope guarantees. Not for anything that outlives the scope.
   @inlinable package var _unsafeStorage: UnsafeMutablePointer<Element> { _base }
+
+  /// The storage with its count, under the same terms as `_unsafeStorage`.
+  @inlinable package var _unsafeBuffer: UnsafeBufferPointer<Element> {
+    UnsafeBufferPointer(start: _base, count: _count)
+  }
 }

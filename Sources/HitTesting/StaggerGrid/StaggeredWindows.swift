@@ -178,23 +178,20 @@ public final class _StaggeredWindows: _WindowPolicy {
     spent &+= Clocks.monotonicNanoseconds() &- t0
   }
 
-  /// A search over the groups, each through its own window, for one batch of queries: plain
-  /// pointers, valid until `_endBatch` (updates and batches alternate). The grid is unordered
-  /// and lists every group, so nothing is outside it (the outside columns are read for none).
+  /// A search over the groups, each through its own window, for one batch of queries: views of
+  /// the columns, valid until the state's `_endBatch` (updates and batches alternate). The grid
+  /// is unordered and lists every group, so nothing is outside it.
   func _beginBatch() -> _OwnWindowSearch {
     _OwnWindowSearch(
       search: WindowSearch(
         search: CandidateSearch(groups.view, groups.lazy, groups.lazy.frame), started: Clocks.monotonicNanoseconds(),
-        entries: UnsafePointer(entries._unsafeStorage), bound: UnsafePointer(line._unsafeStorage),
-        outside: UnsafePointer(queue._unsafeStorage), outsideBound: UnsafePointer(line._unsafeStorage),
-        outsideCount: 0, fraction: 0, ordered: false),
-      windows: _OwnWindows(
-        start: UnsafePointer(start._unsafeStorage), end: UnsafePointer(end._unsafeStorage),
-        time: groups.lazy.frame.time))
+        entries: entries._unsafeBuffer, bound: line._unsafeBuffer, outside: UnsafeBufferPointer(start: nil, count: 0),
+        outsideBound: UnsafeBufferPointer(start: nil, count: 0), fraction: 0, ordered: false),
+      windows: _OwnWindows(start: start._unsafeBuffer, end: end._unsafeBuffer, time: groups.lazy.frame.time))
   }
 
   /// The groups' boxes, the grid's filter (valid until the next update).
-  var _boxes: UnsafeBufferPointer<Box> { UnsafeBufferPointer(start: box._unsafeStorage, count: box.count) }
+  var _boxes: UnsafeBufferPointer<Box> { box._unsafeBuffer }
 
   /// See `CandidateCosting`.
   public func costOfCandidates(_ state: _TimeAwareState<_StaggeredWindows>, _ points: UnsafeBufferPointer<Point>) -> (

@@ -17,12 +17,15 @@ public struct WindowSearch: MotionIndexVisitor {
   /// entry nothing after can beat).
   let ordered: Bool
   var search: CandidateSearch
-  /// By entry: its key and bounds (`WindowSlot`); the outside groups and their bounds.
+  /// By entry: its key and bounds (`WindowSlot`); the outside groups and their bounds. (Base
+  /// addresses of the buffers given: an offer reads one key and one bound, no count.)
   let entries: UnsafePointer<WindowEntry>
   let bound: UnsafePointer<LinearBox>
   let outside: UnsafePointer<Int32>
   let outsideBound: UnsafePointer<LinearBox>
   let outsideCount: Int
+  /// How many entries the index may offer (checked with `HITBENCH_INTERNAL_CHECKS`).
+  let entryCount: Int
   /// The query's point, and the groups and members tested by the batch.
   var point = Point(0, 0)
   var tally = TallyCounter()
@@ -37,19 +40,29 @@ public struct WindowSearch: MotionIndexVisitor {
   var stopped = false
   let started: UInt64
 
+  /// A batch over `entries` and their `bound`s (as many of each), and the `outside` groups
+  /// and their `outsideBound`s (as many of each; none for an index that lists every group).
+  /// The buffers must stay as they are until the batch ends.
   @inline(__always)
   init(
-    search: CandidateSearch, started: UInt64, entries: UnsafePointer<WindowEntry>, bound: UnsafePointer<LinearBox>,
-    outside: UnsafePointer<Int32>, outsideBound: UnsafePointer<LinearBox>, outsideCount: Int, fraction: Double,
-    ordered: Bool
+    search: CandidateSearch, started: UInt64, entries: UnsafeBufferPointer<WindowEntry>,
+    bound: UnsafeBufferPointer<LinearBox>, outside: UnsafeBufferPointer<Int32>,
+    outsideBound: UnsafeBufferPointer<LinearBox>, fraction: Double, ordered: Bool
   ) {
+    precondition(
+      bound.count >= entries.count && outsideBound.count >= outside.count, "a window's bounds shorter than its entries")
+    // A pointer for an empty buffer (nil where it has no storage): never read.
+    @inline(__always) func base<T>(_ b: UnsafeBufferPointer<T>) -> UnsafePointer<T> {
+      b.baseAddress ?? UnsafePointer(bitPattern: MemoryLayout<T>.alignment)!
+    }
     self.search = search
     self.started = started
-    self.entries = entries
-    self.bound = bound
-    self.outside = outside
-    self.outsideBound = outsideBound
-    self.outsideCount = outsideCount
+    self.entries = base(entries)
+    self.bound = base(bound)
+    self.outside = base(outside)
+    self.outsideBound = base(outsideBound)
+    outsideCount = outside.count
+    entryCount = entries.count
     self.fraction = fraction
     self.ordered = ordered
   }
@@ -111,6 +124,9 @@ public struct WindowSearch: MotionIndexVisitor {
     // The key and the bounds are both by entry, so neither load waits for the other (the
     // bounds' load issues as soon as the checks before it are predicted). Fields are read where
     // they decide: an unordered index offers many entries that cannot beat the best found.
+    #if HITBENCH_INTERNAL_CHECKS
+      precondition(e >= 0 && Int(e) < entryCount, "entry \(e) offered of \(entryCount)")
+    #endif
     let key = entries + Int(e)
     offered &+= 1
     // Offers in descending group order: no group from here can beat the best found.
@@ -176,6 +192,12 @@ struct _OwnWindows: _EntryWindows {
   let start: UnsafePointer<Double>
   let end: UnsafePointer<Double>
   let time: Double
+
+  /// The windows of as many entries as the search's (`start` and `end` as long).
+  init(start: UnsafeBufferPointer<Double>, end: UnsafeBufferPointer<Double>, time: Double) {
+    precondition(start.count == end.count && start.count > 0, "windows' starts and ends of different lengths")
+    (self.start, self.end, self.time) = (start.baseAddress!, end.baseAddress!, time)
+  }
 
   @inline(__always) func fraction(_ e: Int) -> Double { LinearBox.fraction(time, from: start[e], to: end[e]) }
 }

@@ -127,10 +127,8 @@ public final class _WindowsAhead<Index: MotionIndex>: _WindowPolicy {
   @usableFromInline func _beginBatch() -> WindowSearch {
     WindowSearch(
       search: CandidateSearch(groups.view, groups.lazy, groups.lazy.frame), started: Clocks.monotonicNanoseconds(),
-      entries: UnsafePointer(front.entries._unsafeStorage), bound: UnsafePointer(front.bound._unsafeStorage),
-      outside: UnsafePointer(front.outside._unsafeStorage),
-      outsideBound: UnsafePointer(front.outsideBound._unsafeStorage),
-      outsideCount: front.outside.count, fraction: fraction, ordered: Index.isOrdered)
+      entries: front.entries._unsafeBuffer, bound: front.bound._unsafeBuffer, outside: front.outside._unsafeBuffer,
+      outsideBound: front.outsideBound._unsafeBuffer, fraction: fraction, ordered: Index.isOrdered)
   }
 
   public func costOfCandidates(_ state: _TimeAwareState<_WindowsAhead>, _ points: UnsafeBufferPointer<Point>) -> (
