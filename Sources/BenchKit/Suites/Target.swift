@@ -246,6 +246,52 @@ extension Target {
     }
   }
 
+  /// Every result matching `query` has `metric` at most `factor` times its own `reference`, or
+  /// no more than its `control` strategy's counterpart in the same run has (the same scene,
+  /// size, Q, workload, animated share and threads), whichever is larger: smoothness where the
+  /// host's jitter, which a rebuild control measures, may be the p99 of a frame of a few
+  /// microseconds. Judged on both ratios' intervals: met when the result's whole interval is
+  /// within the lower limit (the factor, or the control's interval's low end), not met when
+  /// it is wholly beyond the higher. A result without a counterpart is missing, not skipped.
+  public static func everyWithinOrControl(
+    _ name: String, _ query: ResultQuery, _ metric: Metric, atMost factor: Double, of reference: Metric,
+    control: String
+  ) -> Target {
+    let exposure: RunSpread.Exposure = metric.isTime && reference.isTime ? .withinResult : .none
+    let ratio: @Sendable (Measurement) -> Double = { metric.value($0) / Swift.max(reference.value($0), 1e-9) }
+    let interval: @Sendable (Measurement) -> Interval? = {
+      RunSpread.acrossRuns(ratio($0), metric.ratioInterval($0, to: reference), exposure)
+    }
+    return Target(name) { results in
+      let all = results.filter(query.matches)
+      guard !all.isEmpty else { return .missing(query.label) }
+      var worst: (excess: Double, m: Measurement, limit: Double)?
+      var statuses: [TargetVerdict.Status] = []
+      for m in all {
+        let counterpart = ResultQuery(
+          scene: m.scene, layers: m.layers, queries: m.queriesPerFrame, workload: m.workload,
+          animatedFraction: m.animatedFraction, strategy: control, threads: m.threads)
+        guard let c = counterpart.one(in: results) else { return .missing(counterpart.label) }
+        let (r, cr) = (ratio(m), ratio(c))
+        let ci = interval(c)
+        let lowLimit = Swift.max(factor, ci?.low ?? cr)
+        let highLimit = Swift.max(factor, ci?.high ?? cr)
+        let mi = interval(m) ?? Interval(low: r, high: r)
+        statuses.append(mi.high <= lowLimit ? .met : (mi.low > highLimit ? .notMet : .undecided))
+        let limit = Swift.max(factor, cr)
+        if worst == nil || r / limit > worst!.excess { worst = (r / limit, m, limit) }
+      }
+      let w = worst!
+      let undecided = statuses.filter { $0 == .undecided }.count
+      return TargetVerdict(
+        TargetVerdict.all(statuses),
+        "\(_worst(w.m)): \(metric.rawValue) \(metric.format(metric.value(w.m))) = \(formatRatio(ratio(w.m)))x"
+          + "\(_formatInterval(interval(w.m)) { formatRatio($0) + "x" }) \(reference.rawValue) against a limit of "
+          + "\(formatRatio(w.limit))x (\(formatRatio(factor))x, or \(control)'s in the same run) over \(all.count) results"
+          + (undecided > 0 ? "; \(undecided) undecided" : ""))
+    }
+  }
+
   /// Every result matching `query` has `metric` at most `factor` times that of its counterpart
   /// built on `threads` threads (the same strategy, scene, size, Q and animated share): what a
   /// second thread costs in CPU. A result without a counterpart is missing, not skipped.

@@ -1,0 +1,38 @@
+import Testing
+
+@testable import BenchKit
+
+/// The time-aware suite's smoothness target: a result's p99 against its mean, limited by a
+/// factor or by its control's ratio in the same run, whichever is larger.
+@Suite struct SmoothnessTargetTests {
+  /// Frames of `base` nanoseconds with a spike of `spike` times that every `every` frames,
+  /// 400 frames (40 blocks).
+  static func spiky(_ base: Double, spike: Double, every: Int) -> [Double] {
+    (0..<400).map { $0 % every == every - 1 ? base * spike : base }
+  }
+
+  func verdict(_ result: [Double], control: [Double]?) throws -> TargetVerdict {
+    var results = [try BlockBootstrapTests.result("window-grid", result, turns: 3)]
+    if let control { results.append(try BlockBootstrapTests.result("grid", control, turns: 3)) }
+    return Target.everyWithinOrControl(
+      "t", ResultQuery(strategy: "window-grid"), .frameNsP99, atMost: 1.5, of: .frameNsMean, control: "grid"
+    ).evaluate(results)
+  }
+
+  /// A p99 three times the mean is not met against a smooth control (the limit is then the
+  /// factor), met against a control whose p99 is six times its mean (the host's jitter,
+  /// measured), and missing without a control; a smooth result meets it against any control.
+  @Test func aSpikyResultIsJudgedAgainstItsControlsJitter() throws {
+    let spiky = Self.spiky(10_000, spike: 3.1, every: 25)
+    let smooth = Self.spiky(100_000, spike: 1.05, every: 25)
+    let jittery = Self.spiky(100_000, spike: 7, every: 20)
+    let alone = try verdict(spiky, control: smooth)
+    #expect(alone.status == .notMet, "\(alone.measured)")
+    #expect(alone.measured.contains("grid's in the same run"), "\(alone.measured)")
+    let beside = try verdict(spiky, control: jittery)
+    #expect(beside.status == .met, "\(beside.measured)")
+    #expect(try verdict(spiky, control: nil).status == .notMeasured)
+    #expect(try verdict(smooth, control: jittery).status == .met)
+    #expect(try verdict(smooth, control: smooth).status == .met)
+  }
+}
