@@ -157,6 +157,14 @@ public struct ResultQuery: Sendable {
 
   public func one(in results: [Measurement]) -> Measurement? { results.first(where: matches) }
 
+  /// The result of `m`'s configuration (scene, size, Q, workload, animated share) with another
+  /// strategy or thread count (`m`'s own where nil): a target's counterpart of a result.
+  static func counterpart(of m: Measurement, strategy: String? = nil, threads: Int? = nil) -> ResultQuery {
+    ResultQuery(
+      scene: m.scene, layers: m.layers, queries: m.queriesPerFrame, workload: m.workload,
+      animatedFraction: m.animatedFraction, strategy: strategy ?? m.strategy, threads: threads ?? m.threads)
+  }
+
   /// What this query selects, for "no result for ..." messages.
   public var label: String {
     var parts: [String] = []
@@ -268,9 +276,7 @@ extension Target {
       var worst: (excess: Double, m: Measurement, limit: Double)?
       var statuses: [TargetVerdict.Status] = []
       for m in all {
-        let counterpart = ResultQuery(
-          scene: m.scene, layers: m.layers, queries: m.queriesPerFrame, workload: m.workload,
-          animatedFraction: m.animatedFraction, strategy: control, threads: m.threads)
+        let counterpart = ResultQuery.counterpart(of: m, strategy: control)
         guard let c = counterpart.one(in: results) else { return .missing(counterpart.label) }
         let (r, cr) = (ratio(m), ratio(c))
         let ci = interval(c)
@@ -304,9 +310,7 @@ extension Target {
       var worst: (ratio: Double, m: Measurement, base: Measurement)?
       var statuses: [TargetVerdict.Status] = []
       for m in all {
-        let counterpart = ResultQuery(
-          scene: m.scene, layers: m.layers, queries: m.queriesPerFrame, workload: m.workload,
-          animatedFraction: m.animatedFraction, strategy: m.strategy, threads: threads)
+        let counterpart = ResultQuery.counterpart(of: m, threads: threads)
         guard let base = counterpart.one(in: results) else { return .missing(counterpart.label) }
         let ratio = metric.value(m) / Swift.max(metric.value(base), 1e-9)
         statuses.append(TargetVerdict.status(ratio, metric._ratioAcrossRuns(m, over: base)) { $0 <= factor })
