@@ -94,6 +94,17 @@ extension Metric {
     }
   }
 
+  /// A result's value of this metric over its own `reference` (p99 over mean, CPU over wall),
+  /// and that ratio's 95% interval across runs: two statistics of one result, which the host's
+  /// stretch met alike, so only the process's own spread is added.
+  func _ownRatio(to reference: Metric) -> (
+    ratio: @Sendable (Measurement) -> Double, interval: @Sendable (Measurement) -> Interval?
+  ) {
+    let exposure: RunSpread.Exposure = isTime && reference.isTime ? .withinResult : .none
+    let ratio: @Sendable (Measurement) -> Double = { value($0) / Swift.max(reference.value($0), 1e-9) }
+    return (ratio, { RunSpread.acrossRuns(ratio($0), ratioInterval($0, to: reference), exposure) })
+  }
+
   /// The 95% interval across runs of `slow`'s value over `fast`'s; where they did not take
   /// turns and one side's times were the busy host's, unbounded on that side's end.
   func _ratioAcrossRuns(_ slow: Measurement, over fast: Measurement) -> Interval? {
@@ -239,12 +250,10 @@ extension Target {
   public static func everyWithin(
     _ name: String, _ query: ResultQuery, _ metric: Metric, atMost factor: Double, of reference: Metric
   ) -> Target {
-    let ratio: @Sendable (Measurement) -> Double = { metric.value($0) / Swift.max(reference.value($0), 1e-9) }
-    // Two statistics of one result: the host's stretch met both; the process's own spread stays.
-    let exposure: RunSpread.Exposure = metric.isTime && reference.isTime ? .withinResult : .none
+    let (ratio, interval) = metric._ownRatio(to: reference)
     return _every(
       name, query, ratio,
-      interval: { RunSpread.acrossRuns(ratio($0), metric.ratioInterval($0, to: reference), exposure) },
+      interval: interval,
       largestIsWorst: true,
       meets: { $0 <= factor }
     ) { r, all, worst, interval in
@@ -265,11 +274,7 @@ extension Target {
     _ name: String, _ query: ResultQuery, _ metric: Metric, atMost factor: Double, of reference: Metric,
     control: String
   ) -> Target {
-    let exposure: RunSpread.Exposure = metric.isTime && reference.isTime ? .withinResult : .none
-    let ratio: @Sendable (Measurement) -> Double = { metric.value($0) / Swift.max(reference.value($0), 1e-9) }
-    let interval: @Sendable (Measurement) -> Interval? = {
-      RunSpread.acrossRuns(ratio($0), metric.ratioInterval($0, to: reference), exposure)
-    }
+    let (ratio, interval) = metric._ownRatio(to: reference)
     return Target(name) { results in
       let all = results.filter(query.matches)
       guard !all.isEmpty else { return .missing(query.label) }
