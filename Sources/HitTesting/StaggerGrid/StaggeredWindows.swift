@@ -30,9 +30,25 @@ public final class _StaggeredWindows: _WindowPolicy {
   let grid = LinkedBoxGrid()
   /// Unbounded groups among those bounded this frame (for its counters).
   var unbounded = 0
-  /// Re-bounding time since the last adaptation of the length (every `adaptFrames` frames).
+  /// Re-bounding time since the last adaptation of the length.
   var spent: UInt64 = 0
+  /// Frames between adaptations of the length: 2 after a restart, doubling to `adaptFrames`.
+  /// The first length is a guess, and every group's first window ends within it: decided only
+  /// after 16 frames, windows of a length far below the balance were re-bounded for 16 frames
+  /// and more (app 10k, one query a frame: 150-350 us updates for 40 frames against 30 us
+  /// after, the run's p99 4.4x its mean against 1.9x with the settled length pinned;
+  /// docs/optimisation-log.md, entry 85).
+  var adaptAfter = 2
   static let adaptFrames = 16
+  /// Re-bounds since the groups were made (the spread's sequence).
+  var rebounds = 0
+  /// The share of a length a re-bounded window may be shorter by.
+  static let endSpread = 0.25
+
+  /// The k-th number of a low-discrepancy sequence in [0, 1) (the golden ratio's multiples).
+  @inline(__always) static func _phase(_ k: Int) -> Double {
+    (Double(k) * 0.618_033_988_749_894_9).truncatingRemainder(dividingBy: 1)
+  }
 
   public static var buildsInBackground: Bool { false }
 
@@ -90,7 +106,13 @@ public final class _StaggeredWindows: _WindowPolicy {
     while reinserted < moving {
       let g = Int(queue[0])
       guard end[g] <= t || reinserted < ahead, start[g] < t else { break }
-      let e = t + length
+      // Lengths spread over the last quarter of a length (a low-discrepancy sequence over the
+      // re-bounds): a bunch re-bounded in one frame then ends over a quarter of a length, and
+      // less bunched each time round. Growing lengths left bunches the average rate does not
+      // drain (app 10k: windows re-bounded 129 a frame at 0.27 s, ending together 0.27 s later
+      // when the rate was 15 a frame: 230-330 us updates against 60; entry 85).
+      rebounds &+= 1
+      let e = t + length * (1 - Self.endSpread * Self._phase(rebounds))
       _set(g, from: t, to: e, _bound(g, from: t, to: e))
       grid.move(g, to: box[g])
       _siftDown(0, moving)
@@ -105,9 +127,13 @@ public final class _StaggeredWindows: _WindowPolicy {
     state.counters.unbounded = unbounded
     unbounded = 0
     state.length.frames += 1
-    if state.length.frames >= Self.adaptFrames {
-      state.length.windowEnded(lastBuild: spent)
+    if state.length.frames >= adaptAfter {
+      // Before the length has settled, at most 2x longer a step: a longer window's cost to the
+      // queries shows only as its groups are re-bounded, and a step of 3-8x on two frames'
+      // counts sent particles' windows to 1 s (candidates 3 -> 13 a query over the run).
+      state.length.windowEnded(lastBuild: spent, growingAtMost: adaptAfter < Self.adaptFrames ? 2 : 8)
       spent = 0
+      adaptAfter = Swift.min(2 * adaptAfter, Self.adaptFrames)
     }
     _checkInvariants(at: t, animated: state.animated, grid: state.counters.windowsStarted > 0)
   }
@@ -137,7 +163,6 @@ public final class _StaggeredWindows: _WindowPolicy {
   /// Every group's first window: ending spread evenly over one length from t (the model tree's:
   /// the box at t, for ever).
   public func restart(_ state: _TimeAwareState<_StaggeredWindows>, at t: Double, animated: Bool) {
-    let t0 = Clocks.monotonicNanoseconds()
     motion.animated = animated
     let length = state.length.seconds
     let count = groups.count
@@ -156,8 +181,7 @@ public final class _StaggeredWindows: _WindowPolicy {
     var size = 0.0
     var sized = 0
     for g in 1..<Swift.max(count, 1) {
-      let phase = (Double(g) * 0.618_033_988_749_894_9).truncatingRemainder(dividingBy: 1)
-      let e = animated ? t + length * (0.1 + 0.9 * phase) : .infinity
+      let e = animated ? t + length * (0.1 + 0.9 * Self._phase(g)) : .infinity
       _set(g, from: t, to: e, _bound(g, from: t, to: animated ? e : t))
       let b = box[g]
       order.append((e, Int32(g)))
@@ -175,7 +199,11 @@ public final class _StaggeredWindows: _WindowPolicy {
     for g in 1..<Swift.max(count, 1) { grid.move(g, to: box[g]) }
     state.counters.reindexed = moving
     state.counters.windowsStarted = 1
-    spent &+= Clocks.monotonicNanoseconds() &- t0
+    // A restart bounds every group once, the frame's cost of a re-index, not the windows' share
+    // a frame: the first adaptation weighs the frames' own re-bounds, 2 frames on.
+    spent = 0
+    state.length.beginCounting()
+    adaptAfter = 2
   }
 
   /// A search over the groups, each through its own window, for one batch of queries: views of

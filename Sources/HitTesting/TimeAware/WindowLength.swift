@@ -136,20 +136,25 @@ struct WindowLength {
     _lastClock = clock
   }
 
+  /// Starts counting a window's frames, queries and times afresh.
+  mutating func beginCounting() {
+    frames = 0
+    candidates = 0
+    scanned = 0
+    wallNanoseconds = 0
+    clockSeconds = 0
+    queryNanoseconds = 0
+    queries = 0
+  }
+
   /// Called when a window ends, with the wall time of the build of the one after it and (for
   /// windows built in the background) the ended window's own length, which the counts were
   /// taken over, and how far its bounds reached (its length and overlap): adapts the length
   /// and starts counting the next window.
-  mutating func windowEnded(lastBuild: UInt64, endedSeconds: Double? = nil, endedSpan: Double? = nil) {
-    defer {
-      frames = 0
-      candidates = 0
-      scanned = 0
-      wallNanoseconds = 0
-      clockSeconds = 0
-      queryNanoseconds = 0
-      queries = 0
-    }
+  mutating func windowEnded(
+    lastBuild: UInt64, endedSeconds: Double? = nil, endedSpan: Double? = nil, growingAtMost mostGrowth: Double = 8
+  ) {
+    defer { beginCounting() }
     // Clock seconds per wall second over this window's frames: 1 at real time, more when
     // frames come faster than their clock (back to back, or catching up after a late one),
     // less when they fall behind it. Never less than 1 for what a build takes of the clock:
@@ -210,7 +215,7 @@ struct WindowLength {
       // length x sqrt(build / queryCost).
       let ratio = build / Swift.max(queryCost, 1)
       if ratio > 2 || ratio < 0.5 {
-        seconds *= Swift.min(Swift.max(ratio.squareRoot(), 1.0 / 8), 8)
+        seconds *= Swift.min(Swift.max(ratio.squareRoot(), 1.0 / 8), mostGrowth)
       }
     }
     if buildsInBackground {
