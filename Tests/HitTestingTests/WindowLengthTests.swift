@@ -40,6 +40,8 @@ import Testing
     }
     length.queries = Int(queries) * frames
     length.candidates = Int(queries * Double(frames) * perQuery)
+    // Every query answered by one of its candidates.
+    length.beyondOne = Swift.max(length.candidates - length.queries, 0)
     length.queryNanoseconds = UInt64(queryWall.map { $0 * Double(frames) } ?? Double(length.candidates) * 60)
   }
 

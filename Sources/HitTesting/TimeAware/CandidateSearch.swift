@@ -17,6 +17,10 @@ struct CandidateSearch {
   let _lazy: Unmanaged<LazyPresentation>
   let _frame: Unmanaged<PresentationFrame>
   let ordered: Bool
+  /// Whether a query searches the world group last (`MotionGroups.worldBelowMoving`, with a
+  /// static order): after a moving hit it can hold nothing above it, and is skipped (a
+  /// particle under the point costs no search of the still layers beneath).
+  let worldLast: Bool
   /// The best candidate so far: its layer (-1: none) and rank.
   var bestLayer = -1
   var bestRank: Int32 = -1
@@ -29,6 +33,7 @@ struct CandidateSearch {
     _lazy = Unmanaged.passUnretained(lazy)
     _frame = Unmanaged.passUnretained(frame)
     ordered = lazy.orderIsStatic
+    worldLast = ordered && view.worldBelowMoving
   }
 
   @inline(__always) mutating func reset() {

@@ -19,6 +19,7 @@ extension MotionGroups {
     let leanRoot: UnsafePointer<Bool>
     let rank: UnsafePointer<Int32>
     let count: Int
+    let worldBelowMoving: Bool
   }
 
   /// A view of the columns, valid while the groups are not rebuilt (`refresh`): a batch of
@@ -29,7 +30,8 @@ extension MotionGroups {
       memberBox: memberBox._unsafeStorage, maxRank: maxRank._unsafeStorage, gridOf: gridOf._unsafeStorage,
       gridGeometry: gridGeometry._unsafeStorage, gridCellBase: gridCellBase._unsafeStorage,
       cellStart: cellStart._unsafeStorage, cellEntries: cellEntries._unsafeStorage,
-      leanRoot: leanRoot._unsafeStorage, rank: rank._unsafeStorage, count: count)
+      leanRoot: leanRoot._unsafeStorage, rank: rank._unsafeStorage, count: count,
+      worldBelowMoving: worldBelowMoving)
   }
 
   /// Runs `body` with a view of the columns (valid inside it only).

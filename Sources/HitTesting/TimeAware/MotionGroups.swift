@@ -52,6 +52,10 @@ public final class MotionGroups {
   var rank = ColumnBuffer<Int32>()
   /// Each layer's group.
   var groupOf = ColumnBuffer<Int32>()
+  /// Whether every layer of the world group ranks below every moving group's (a still
+  /// background under moving content): with a static order, a query then searches the world
+  /// group last, and only when no moving layer holds the point.
+  private(set) var worldBelowMoving = false
 
   /// Groups (the world group included).
   private(set) var count = 1
@@ -165,6 +169,10 @@ public final class MotionGroups {
         gridOf[g] = -1
       }
     }
+    // A group's root is the lowest of its layers (a layer draws before its sublayers).
+    var lowestMoving = Int32.max
+    for g in 1..<count { lowestMoving = Swift.min(lowestMoving, rank[Int(roots[g])]) }
+    worldBelowMoving = maxRank[0] < lowestMoving
     gridGeometry.reserve(geometries.count)
     gridCellBase.reserve(cellBases.count)
     for (i, geometry) in geometries.enumerated() {

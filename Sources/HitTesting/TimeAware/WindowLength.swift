@@ -32,6 +32,9 @@ struct WindowLength {
   let buildsInBackground: Bool
   var frames = 0
   var candidates = 0
+  /// Candidates beyond the one a query's answer needs (all of a query that finds nothing): the
+  /// ones a tighter bound would not propose, counted by each query (`WindowSearch`).
+  var beyondOne = 0
   /// Index entries scanned by queries, at `nanosecondsPerEntry`.
   var scanned = 0
   /// Wall time and clock time between the updates of this window's frames.
@@ -140,6 +143,7 @@ struct WindowLength {
   mutating func beginCounting() {
     frames = 0
     candidates = 0
+    beyondOne = 0
     scanned = 0
     wallNanoseconds = 0
     clockSeconds = 0
@@ -182,11 +186,10 @@ struct WindowLength {
     let waited = buildsInBackground && lastBuild > wallNanoseconds ? Double(lastBuild - wallNanoseconds) : 0
     let weight = buildsInBackground && !byCPU ? Self.backgroundWeight : 1
     let build = (weight * Double(lastBuild) + waited) / Double(frames)
-    // The floor counts the candidates beyond one a query too: a query whose point is on a layer
-    // tests that layer however tight the bounds, so those candidates cost the same at any
-    // length, and counted as growing with it they held a still screen's windows at 50 ms
-    // (docs/optimisation-log.md, entry 61).
-    let beyondOne = Swift.max(candidates - queries, 0)
+    // The floor counts the candidates beyond the one a query's answer needs too (`beyondOne`,
+    // by query): a query whose point is on a layer tests that layer however tight the bounds,
+    // so that candidate costs the same at any length, and counted as growing with it they held
+    // a still screen's windows at 50 ms (docs/optimisation-log.md, entry 61).
     let estimated = Double(beyondOne) * Self.nanosecondsPerCandidate + Double(scanned) * Self.nanosecondsPerEntry
     // Their share of all candidates: the share of the measured time they took.
     let excess = beyondOne > 0 ? Double(beyondOne) / Double(candidates) : 0

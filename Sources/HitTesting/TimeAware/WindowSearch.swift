@@ -38,6 +38,12 @@ public struct WindowSearch: MotionIndexVisitor {
   /// offer counts as an entry tested, added once at the query's end).
   var offered = 0
   var stopped = false
+  /// The batch's candidates when the current query began, and the batch's candidates beyond
+  /// the one each query's answer needs (the window length's cost model: with the world group
+  /// searched last, a query on a particle tests one candidate where it tested two, and a count
+  /// by batch, candidates less queries, read that as no excess at all).
+  var candidatesBefore = 0
+  var beyondOne = 0
   let started: UInt64
 
   /// A batch over `entries` and their `bound`s (as many of each), and the `outside` groups
@@ -74,6 +80,7 @@ public struct WindowSearch: MotionIndexVisitor {
     counters.candidates &+= search.candidates
     counters.presentations = presentations
     length.candidates &+= search.candidates
+    length.beyondOne &+= beyondOne
     length.scanned &+= scanned
     length.queries &+= queries
     length.queryNanoseconds &+= Clocks.monotonicNanoseconds() &- started
@@ -82,7 +89,8 @@ public struct WindowSearch: MotionIndexVisitor {
   /// Groups and members tested by the batch's queries so far.
   public var tested: Int { tally.count }
 
-  /// Starts the query for p: the world group's search.
+  /// Starts the query for p: the world group's search (at the end instead, where it ranks below
+  /// every moving layer: `CandidateSearch.worldLast`).
   @inline(__always) public mutating func begin(_ p: Point) {
     // The tally through a local: a method of self may not also take a part of self inout.
     var t = tally
@@ -100,7 +108,8 @@ public struct WindowSearch: MotionIndexVisitor {
     return _offer(e, &t, windows)
   }
 
-  /// Ends the query: the outside groups, and the answer; `looked` is what the visit answered.
+  /// Ends the query: the outside groups (and the world group, searched last), and the answer;
+  /// `looked` is what the visit answered.
   @inline(__always) public mutating func finish(looked: Int) -> LayerID? {
     var t = tally
     defer { tally = t }
@@ -113,7 +122,8 @@ public struct WindowSearch: MotionIndexVisitor {
     offered = 0
     stopped = false
     search.reset()
-    search.group(0, p, &counter)
+    candidatesBefore = search.candidates
+    if !search.worldLast { search.group(0, p, &counter) }
     queries &+= 1
   }
 
@@ -152,6 +162,10 @@ public struct WindowSearch: MotionIndexVisitor {
       counter.tested(1)
       if search.canBeat(g) && l.holds(point, at: s) { search.group(g, point, &counter) }
     }
+    // Below every moving layer: searched only when none holds the point (`group` skips it
+    // when the best found ranks above it).
+    if search.worldLast { search.group(0, point, &counter) }
+    beyondOne &+= Swift.max(search.candidates &- candidatesBefore &- (search.bestLayer >= 0 ? 1 : 0), 0)
     return search.answer
   }
 }
