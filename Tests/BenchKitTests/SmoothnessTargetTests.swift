@@ -35,4 +35,31 @@ import Testing
     #expect(try verdict(smooth, control: jittery).status == .met)
     #expect(try verdict(smooth, control: smooth).status == .met)
   }
+
+  /// The threads suite's CPU target: a result against the same result built on one thread.
+  /// A second thread's frames 1.2x a single thread's meet a 2x limit, 3x ones do not, and a
+  /// result with no single-thread counterpart leaves the target unmeasured; the worst pair is
+  /// named.
+  @Test func aResultIsJudgedAgainstItsSingleThreadCounterpart() throws {
+    func verdict(_ factor: Double, single: Bool) throws -> TargetVerdict {
+      var two = try BlockBootstrapTests.result("grid", Self.spiky(10_000 * factor, spike: 1, every: 25), turns: 3)
+      two.threads = 2
+      var results = [two]
+      if single {
+        var one = try BlockBootstrapTests.result("grid", Self.spiky(10_000, spike: 1, every: 25), turns: 3)
+        one.threads = 1
+        results.append(one)
+      }
+      return Target.everyAgainstThreads(
+        "t", ResultQuery(strategy: "grid", threads: 2), threads: 1, .frameNsMean, atMost: 2
+      )
+      .evaluate(results)
+    }
+    let near = try verdict(1.2, single: true)
+    #expect(near.status == .met, "\(near.measured)")
+    #expect(near.measured.contains("on 2 threads against") && near.measured.contains("= 1.2"), "\(near.measured)")
+    let far = try verdict(3, single: true)
+    #expect(far.status == .notMet, "\(far.measured)")
+    #expect(try verdict(1.2, single: false).status == .notMeasured)
+  }
 }

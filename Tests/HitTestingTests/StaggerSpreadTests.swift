@@ -11,13 +11,19 @@ import Testing
 /// ending next, at the rate windows end on average. No steady frame then
 /// pays for a bunch of them (the frames' p99: docs/optimisation-log.md entry 75).
 @Suite struct StaggerSpreadTests {
-  @Test(arguments: [SceneKind.app, .particles])
-  func noSteadyFrameRebindsABunch(_ kind: SceneKind) {
+  /// stagger-grid attached to a generated scene of `kind` (1,500 or 3,000 layers).
+  static func attached(_ kind: SceneKind, _ options: StrategyOptions) -> StaggerGrid {
     let root = SceneGenerator(kind: kind, layers: TestSize.pick(full: 3000, fast: 1500), seed: 5).make()
     let builder = PresentationFrameBuilder(root: root)
     var s = StaggerGrid()
+    s.attach(to: builder.scene, semantics: builder.semantics, options: options)
+    return s
+  }
+
+  @Test(arguments: [SceneKind.app, .particles])
+  func noSteadyFrameRebindsABunch(_ kind: SceneKind) {
     // A quarter-second window: 30 frames of 120 Hz.
-    s.attach(to: builder.scene, semantics: builder.semantics, options: StrategyOptions(windowSeconds: 0.25))
+    var s = Self.attached(kind, StrategyOptions(windowSeconds: 0.25))
     var counts: [Int] = []
     for frame in 0..<240 {
       let t = 1.0 + Double(frame) / 120
@@ -37,10 +43,7 @@ import Testing
   /// round (app 10k: 230-330 us updates against 60; docs/optimisation-log.md, entry 85).
   /// Without the spread a frame here re-bounds 29x the mean (265 groups against 9).
   @Test func aGrowingLengthLeavesNoBunch() {
-    let root = SceneGenerator(kind: .particles, layers: TestSize.pick(full: 3000, fast: 1500), seed: 5).make()
-    let builder = PresentationFrameBuilder(root: root)
-    var s = StaggerGrid()
-    s.attach(to: builder.scene, semantics: builder.semantics, options: StrategyOptions())
+    var s = Self.attached(.particles, StrategyOptions())
     var counts: [Int] = []
     for frame in 0..<300 {
       let t = 1.0 + Double(frame) / 120
@@ -61,10 +64,7 @@ import Testing
   /// then every 16, and while settling grows at most 2x a step (decided every 16 frames from
   /// the start, app 10k's windows stayed 50x below the balance for 40 frames: entry 85).
   @Test func theLengthSettlesFromTheFirstFrames() {
-    let root = SceneGenerator(kind: .app, layers: TestSize.pick(full: 3000, fast: 1500), seed: 5).make()
-    let builder = PresentationFrameBuilder(root: root)
-    var s = StaggerGrid()
-    s.attach(to: builder.scene, semantics: builder.semantics, options: StrategyOptions())
+    var s = Self.attached(.app, StrategyOptions())
     var adapted: [Int] = []
     var last = s.state?.length.seconds ?? 0
     for frame in 0..<64 {

@@ -275,31 +275,18 @@ extension Target {
     control: String
   ) -> Target {
     let (ratio, interval) = metric._ownRatio(to: reference)
-    return Target(name) { results in
-      let all = results.filter(query.matches)
-      guard !all.isEmpty else { return .missing(query.label) }
-      var worst: (excess: Double, m: Measurement, limit: Double)?
-      var statuses: [TargetVerdict.Status] = []
-      for m in all {
-        let counterpart = ResultQuery.counterpart(of: m, strategy: control)
-        guard let c = counterpart.one(in: results) else { return .missing(counterpart.label) }
-        let (r, cr) = (ratio(m), ratio(c))
-        let ci = interval(c)
-        let lowLimit = Swift.max(factor, ci?.low ?? cr)
-        let highLimit = Swift.max(factor, ci?.high ?? cr)
-        let mi = interval(m) ?? Interval(low: r, high: r)
-        statuses.append(mi.high <= lowLimit ? .met : (mi.low > highLimit ? .notMet : .undecided))
-        let limit = Swift.max(factor, cr)
-        if worst == nil || r / limit > worst!.excess { worst = (r / limit, m, limit) }
-      }
-      let w = worst!
-      let undecided = statuses.filter { $0 == .undecided }.count
-      return TargetVerdict(
-        TargetVerdict.all(statuses),
-        "\(_worst(w.m)): \(metric.rawValue) \(metric.format(metric.value(w.m))) = \(formatRatio(ratio(w.m)))x"
-          + "\(_formatInterval(interval(w.m)) { formatRatio($0) + "x" }) \(reference.rawValue) against a limit of "
-          + "\(formatRatio(w.limit))x (\(formatRatio(factor))x, or \(control)'s in the same run) over \(all.count) results"
-          + (undecided > 0 ? "; \(undecided) undecided" : ""))
+    // The control's ratio, or past the factor.
+    let limit: @Sendable (Measurement) -> Double = { Swift.max(factor, ratio($0)) }
+    return _everyAgainst(name, query, counterpart: { ResultQuery.counterpart(of: $0, strategy: control) }) { m, c in
+      let ci = interval(c)
+      let lowLimit = Swift.max(factor, ci?.low ?? ratio(c))
+      let highLimit = Swift.max(factor, ci?.high ?? ratio(c))
+      let mi = interval(m) ?? Interval(low: ratio(m), high: ratio(m))
+      return (mi.high <= lowLimit ? .met : (mi.low > highLimit ? .notMet : .undecided), ratio(m) / limit(c))
+    } describe: { m, c, count in
+      "\(_worst(m)): \(metric.rawValue) \(metric.format(metric.value(m))) = \(formatRatio(ratio(m)))x"
+        + "\(_formatInterval(interval(m)) { formatRatio($0) + "x" }) \(reference.rawValue) against a limit of "
+        + "\(formatRatio(limit(c)))x (\(formatRatio(factor))x, or \(control)'s in the same run) over \(count) results"
     }
   }
 
@@ -309,27 +296,44 @@ extension Target {
   public static func everyAgainstThreads(
     _ name: String, _ query: ResultQuery, threads: Int, _ metric: Metric, atMost factor: Double
   ) -> Target {
+    let ratio: @Sendable (Measurement, Measurement) -> Double = { metric.value($0) / Swift.max(metric.value($1), 1e-9) }
+    return _everyAgainst(name, query, counterpart: { ResultQuery.counterpart(of: $0, threads: threads) }) { m, base in
+      let r = ratio(m, base)
+      return (TargetVerdict.status(r, metric._ratioAcrossRuns(m, over: base)) { $0 <= factor }, r)
+    } describe: { m, base, count in
+      "\(_worst(m)): \(metric.format(metric.value(m))) on \(m.threads) threads against "
+        + "\(metric.format(metric.value(base))) on \(threads) = \(formatRatio(ratio(m, base)))x"
+        + "\(_formatInterval(metric._ratioAcrossRuns(m, over: base)) { formatRatio($0) + "x" }) over \(count) results "
+        + "(limit \(formatRatio(factor))x)"
+    }
+  }
+
+  /// A target over every result matching `query` beside its `counterpart` (one result of the
+  /// same run): each pair judged by `judge` (its status, and a score the worst pair has most
+  /// of), the target met when every pair meets it, not met when one misses it, else undecided;
+  /// a result without a counterpart leaves the target missing, not skipped. `describe` states
+  /// the worst pair and the number of results; the count of undecided results follows.
+  static func _everyAgainst(
+    _ name: String, _ query: ResultQuery, counterpart: @escaping @Sendable (Measurement) -> ResultQuery,
+    judge: @escaping @Sendable (Measurement, Measurement) -> (status: TargetVerdict.Status, score: Double),
+    describe: @escaping @Sendable (Measurement, Measurement, Int) -> String
+  ) -> Target {
     Target(name) { results in
       let all = results.filter(query.matches)
       guard !all.isEmpty else { return .missing(query.label) }
-      var worst: (ratio: Double, m: Measurement, base: Measurement)?
+      var worst: (score: Double, m: Measurement, c: Measurement)?
       var statuses: [TargetVerdict.Status] = []
       for m in all {
-        let counterpart = ResultQuery.counterpart(of: m, threads: threads)
-        guard let base = counterpart.one(in: results) else { return .missing(counterpart.label) }
-        let ratio = metric.value(m) / Swift.max(metric.value(base), 1e-9)
-        statuses.append(TargetVerdict.status(ratio, metric._ratioAcrossRuns(m, over: base)) { $0 <= factor })
-        if worst == nil || ratio > worst!.ratio { worst = (ratio, m, base) }
+        let pair = counterpart(m)
+        guard let c = pair.one(in: results) else { return .missing(pair.label) }
+        let (status, score) = judge(m, c)
+        statuses.append(status)
+        if worst == nil || score > worst!.score { worst = (score, m, c) }
       }
       let w = worst!
-      let interval = metric._ratioAcrossRuns(w.m, over: w.base)
       let undecided = statuses.filter { $0 == .undecided }.count
       return TargetVerdict(
-        TargetVerdict.all(statuses),
-        "\(_worst(w.m)): \(metric.format(metric.value(w.m))) on \(w.m.threads) threads against "
-          + "\(metric.format(metric.value(w.base))) on \(threads) = \(formatRatio(w.ratio))x"
-          + "\(_formatInterval(interval) { formatRatio($0) + "x" }) over \(all.count) results "
-          + "(limit \(formatRatio(factor))x)" + (undecided > 0 ? "; \(undecided) undecided" : ""))
+        TargetVerdict.all(statuses), describe(w.m, w.c, all.count) + (undecided > 0 ? "; \(undecided) undecided" : ""))
     }
   }
 
