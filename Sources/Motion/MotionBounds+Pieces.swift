@@ -9,7 +9,7 @@ import Presentation
 /// shares: the shape's box with every pad a window inside needs, the steepest segment and the
 /// local time's error. A window inside interpolates its ends between knots and reads the knots
 /// between them: no walk of its local time, no shape. Windows follow one another, so one piece
-/// answers every window up to its last knot. 56 bytes a layer, and 24 a knot
+/// answers every window up to its last knot. 64 bytes a layer, and 24 a knot
 /// (`MotionBounds.knotsPerPiece`).
 struct _TranslatedPiece {
   /// Knots kept (none: no piece).
@@ -26,10 +26,13 @@ struct _TranslatedPiece {
   /// and by `_lines`' pad for the rounding, relative to the largest coordinates along the
   /// piece. A window inside one segment has as lines this box moved by its ends' translations.
   var box: Box
+  /// How far `box` is moved out from the layer's own box (infinity where the region widens it):
+  /// `linearBounds`' `exactWithin` for a window inside one segment.
+  var exactWithin: Double
 
   /// No piece: holds no window. (Not `none`, which an optional's parameter, such as
   /// `ColumnBuffer.reserve`'s filling, would read as nil.)
-  static let nothing = _TranslatedPiece(count: 0, dt: .infinity, slope: 0, box: .nothing)
+  static let nothing = _TranslatedPiece(count: 0, dt: .infinity, slope: 0, box: .nothing, exactWithin: .infinity)
 }
 
 /// One knot of a kept piece: a clock time and the layer's world translation there (24 bytes:
@@ -83,7 +86,7 @@ extension MotionBounds {
   /// at the instruction level); else `_translatedLines`' lines from the knots kept (about 100
   /// more, and 30 a knot), against about 1,400 for `_translatedLines` with its walk and shape.
   @inline(__always) func _pieceLines(_ m: Int, _ region: Box?, from t0: Double, to t1: Double) -> (
-    start: Box, end: Box
+    start: Box, end: Box, exactWithin: Double
   )? {
     guard let span = _pieceSpan(m, from: t0, to: t1) else { return nil }
     _checkPieceRegion(m, region, keeping: false)
@@ -100,7 +103,8 @@ extension MotionBounds {
       // One segment: the box moves on a straight line, every pad in it.
       return (
         _faulty(Box(minX: s.minX + w0.x, minY: s.minY + w0.y, maxX: s.maxX + w0.x, maxY: s.maxY + w0.y)),
-        _faulty(Box(minX: s.minX + w1.x, minY: s.minY + w1.y, maxX: s.maxX + w1.x, maxY: s.maxY + w1.y))
+        _faulty(Box(minX: s.minX + w1.x, minY: s.minY + w1.y, maxX: s.maxX + w1.x, maxY: s.maxY + w1.y)),
+        piece.exactWithin
       )
     }
     var stray = _ChordStray(w0, w1, from: t0, to: t1)
@@ -113,7 +117,7 @@ extension MotionBounds {
     // time's error, as the piece's box holds the segments'.
     let chordSlope = Self._abs(w1 - w0).max() * stray.scale
     let late = chordSlope > piece.slope ? 4 * chordSlope * piece.dt : 0
-    return _chordLines(stray, s, pad: .zero, late: late)
+    return _chordLines(stray, s, pad: .zero, late: late, exactWithin: piece.exactWithin)
   }
 
   /// Whether a window [t0, t1] that layer m's kept piece does not hold should start a new one
@@ -180,7 +184,8 @@ extension MotionBounds {
     let y = pad.y + late + 2 * (abs(b.minY) + abs(b.maxY) + 2 * reach.y) * 1e-12
     let box = Box(minX: b.minX - x, minY: b.minY - y, maxX: b.maxX + x, maxY: b.maxY + y)
     guard box.minX.isFinite, box.minY.isFinite, box.maxX.isFinite, box.maxY.isFinite else { return }
-    pieces[m] = _TranslatedPiece(count: n, dt: dt, slope: slope, box: box)
+    pieces[m] = _TranslatedPiece(
+      count: n, dt: dt, slope: slope, box: box, exactWithin: shape.regionAdds ? .infinity : Swift.max(x, y))
   }
 
   /// With `HITBENCH_INTERNAL_CHECKS`: a kept piece is read with the region it was made with

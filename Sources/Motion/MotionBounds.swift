@@ -90,7 +90,7 @@ public final class MotionBounds {
   /// Whether a translated layer's closed form is kept between windows as a piece
   /// (`_TranslatedPiece`: its knots over the next few breakpoints), so that a window inside a
   /// piece an earlier one began reads it instead of walking the motion again: about 8x fewer
-  /// instructions for those windows, 200 bytes a layer. The caller passes each layer the same `region` in every `linearBounds`
+  /// instructions for those windows, 208 bytes a layer. The caller passes each layer the same `region` in every `linearBounds`
   /// until the scene changes (a window's builder does: its groups' hulls), and which is
   /// checked with `HITBENCH_INTERNAL_CHECKS`. Off by default.
   public var reusesPieces = false {
@@ -247,7 +247,16 @@ public final class MotionBounds {
   /// the closed form (`_translatedLines`: about 30 instructions a breakpoint, lines across
   /// iteration boundaries too); others about one layer evaluation per breakpoint, and none
   /// across a boundary.
-  public func linearBounds(of m: Int, region: Box? = nil, from t0: Double, to t1: Double) -> (start: Box, end: Box)? {
+  ///
+  /// `exactWithin` is finite where the lines follow the layer's own box: it moves only by its
+  /// position, `region` adds nothing to its bounds, and the lines are the chord's (not the
+  /// knots' hull). Then at every time of the window the interpolated lines reach past the
+  /// layer's world box by at least their rounding pads and at most twice `exactWithin` on each
+  /// side (exactly the pads where no knot strays from the chord): a point inside them by more
+  /// than twice `exactWithin` is inside the box by more than every rounding. Infinity otherwise.
+  public func linearBounds(of m: Int, region: Box? = nil, from t0: Double, to t1: Double) -> (
+    start: Box, end: Box, exactWithin: Double
+  )? {
     guard animated, piecewiseLinear[m], t1 > t0 else { return nil }
     let reuse = reusesPieces && translates[m]
     if reuse, let lines = _pieceLines(m, region, from: t0, to: t1) { return lines }
@@ -297,14 +306,15 @@ public final class MotionBounds {
       out.maxX = Swift.max(out.maxX, b.maxX - (b0.maxX + (b1.maxX - b0.maxX) * u))
       out.maxY = Swift.max(out.maxY, b.maxY - (b0.maxY + (b1.maxY - b0.maxY) * u))
     }
-    return _lines(b0, b1, out, late: 2 * slope * dt)
+    return _lines(b0, b1, out, late: 2 * slope * dt).map { ($0.start, $0.end, .infinity) }
   }
 
   /// The lines from b0 to b1 moved out by `out` (the most a breakpoint's box sticks out of the
   /// straight interpolation, per edge) and padded for the interpolation's rounding, relative to
-  /// the coordinates, and by `late` for the local time's (nil when not finite).
+  /// the coordinates, and by `late` for the local time's (nil when not finite); and the most an
+  /// edge was moved out by.
   func _lines(_ b0: Box, _ b1: Box, _ out: (minX: Double, minY: Double, maxX: Double, maxY: Double), late: Double)
-    -> (start: Box, end: Box)?
+    -> (start: Box, end: Box, movedOut: Double)?
   {
     let pad = (Swift.abs(b0.minX) + Swift.abs(b0.maxX) + Swift.abs(b1.minX) + Swift.abs(b1.maxX)) * 1e-12 + late
     let padY = (Swift.abs(b0.minY) + Swift.abs(b0.maxY) + Swift.abs(b1.minY) + Swift.abs(b1.maxY)) * 1e-12 + late
@@ -317,7 +327,8 @@ public final class MotionBounds {
       _faulty(
         Box(
           minX: b1.minX - out.minX - pad, minY: b1.minY - out.minY - padY, maxX: b1.maxX + out.maxX + pad,
-          maxY: b1.maxY + out.maxY + padY))
+          maxY: b1.maxY + out.maxY + padY)),
+      Swift.max(Swift.max(out.minX, out.maxX) + pad, Swift.max(out.minY, out.maxY) + padY)
     )
   }
 
@@ -374,7 +385,7 @@ public final class MotionBounds {
   func _translatedLines(
     _ m: Int, _ k: Int, _ program: FrozenAnimationProgram, _ region: Box?, from t0: Double, to t1: Double, dt: Double
   ) -> (
-    start: Box, end: Box
+    start: Box, end: Box, exactWithin: Double
   )? {
     let scene = self.scene
     let times = breakTimes._unsafeStorage
@@ -420,7 +431,7 @@ public final class MotionBounds {
       slope = Swift.max(slope, Self._abs(w1 - previous).max() / span)
     }
     guard let pad = shape.pad(reach: reach, positions: size.max()) else { return nil }
-    return _chordLines(stray, shape.sums, pad: pad, late: 2 * slope * dt)
+    return _chordLines(stray, shape.sums, pad: pad, late: 2 * slope * dt, exactWithin: shape.regionAdds ? .infinity : 0)
   }
 
   /// How far the knots inside a window stray from the chord between its ends' translations w0
@@ -457,9 +468,13 @@ public final class MotionBounds {
   /// translation) through the translations at a window's ends, moved out per axis by the most a
   /// knot inside strays below or above the chord (`stray`), padded by `pad` and `late`; or,
   /// where those lines bend far, the knots' hull at both ends. `_translatedLines`' and a kept
-  /// piece's (`_pieceLines`) last step.
-  @inline(__always) func _chordLines(_ stray: _ChordStray, _ s: Box, pad: SIMD2<Double>, late: Double) -> (
-    start: Box, end: Box
+  /// piece's (`_pieceLines`) last step. `exactWithin` is how far `s` is already moved out from
+  /// the layer's own box (infinity where it is not that box): where no knot strays, the lines
+  /// are exact within it and what they add (`linearBounds`).
+  @inline(__always) func _chordLines(
+    _ stray: _ChordStray, _ s: Box, pad: SIMD2<Double>, late: Double, exactWithin: Double
+  ) -> (
+    start: Box, end: Box, exactWithin: Double
   )? {
     let (w0, w1, low, high, lowest, highest) = (
       stray.w0, stray.w1, stray.low, stray.high, stray.lowest, stray.highest
@@ -478,10 +493,18 @@ public final class MotionBounds {
     if spanX * spanY > Self.linesAtMost * hullX * hullY {
       let hull = Box(
         minX: s.minX + lowest.x, minY: s.minY + lowest.y, maxX: s.maxX + highest.x, maxY: s.maxY + highest.y)
-      return _lines(hull, hull, (minX: pad.x, minY: pad.y, maxX: pad.x, maxY: pad.y), late: late)
+      return _lines(hull, hull, (minX: pad.x, minY: pad.y, maxX: pad.x, maxY: pad.y), late: late).map {
+        ($0.start, $0.end, .infinity)
+      }
     }
-    return _lines(
-      b0, b1, (minX: low.x + pad.x, minY: low.y + pad.y, maxX: high.x + pad.x, maxY: high.y + pad.y), late: late)
+    guard
+      let lines = _lines(
+        b0, b1, (minX: low.x + pad.x, minY: low.y + pad.y, maxX: high.x + pad.x, maxY: high.y + pad.y), late: late)
+    else { return nil }
+    // The box is the chord moved by at most the knots' stray, so the lines reach past it by
+    // their pad at least and twice what they moved out at most: a point that far inside them
+    // is inside the box by more than the pad.
+    return (lines.start, lines.end, exactWithin + lines.movedOut)
   }
 
   /// How many windows' lengths a new piece may reach when its knots end it no sooner: each
@@ -595,6 +618,8 @@ public final class MotionBounds {
 
     /// Whether the world map is invertible (`_linearBox` answers nil at every position if not).
     var invertible: Bool
+    /// Whether the region widens the layer's own bounds (then the box is not the layer's).
+    var regionAdds: Bool
 
     /// The shape of a layer with affine transform `t` and model values `v` under `parent`.
     @inline(__always) init(_ t: AffineMap, _ v: UnsafePointer<LeanValues>, _ parent: AffineMap, _ region: Box?) {
@@ -605,7 +630,9 @@ public final class MotionBounds {
       let inverse = linear.inverted
       invertible = inverse != nil
       self.inverse = inverse ?? .identity
-      sums = ConservativeBox.cornerSums(linear, MotionBounds._localBox(v.pointee, region))
+      let local = MotionBounds._localBox(v.pointee, region)
+      regionAdds = local != MotionBounds._localBox(v.pointee, nil)
+      sums = ConservativeBox.cornerSums(linear, local)
     }
 
     /// The world map's translation with the layer at `position`.

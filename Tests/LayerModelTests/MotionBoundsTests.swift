@@ -489,6 +489,7 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
   @Test func translatedLinesHoldTheGeneralBoxes() {
     var checked = 0
     var lines = 0
+    var exact = 0
     var rng = SplitMix64(seed: 77)
     var models = (0..<30).map { _ in Self.translatedLayers(&rng) }
     models += [SceneKind.particles, .app, .wide].map {
@@ -512,20 +513,21 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
           let t1 = t0 + [1.0 / 60, 0.25, 1, 4][rng.below(4)]
           guard let b = motion.linearBounds(of: m, region: r, from: t0, to: t1) else { continue }
           lines += 1
+          if b.exactWithin.isFinite { exact += 1 }
           checked += Self.expectLinesHoldTheGeneralBoxes(
             b, motion, m, parent: parent, region: r, from: t0, to: t1, samples: 40)
         }
       }
     }
-    #expect(lines > 400 && checked > 10_000, "\(lines) lines, \(checked) boxes checked")
+    #expect(lines > 400 && exact > 100 && checked > 10_000, "\(lines) lines, \(exact) exact, \(checked) boxes checked")
   }
 
   /// Expects lines `b` of layer m over [t0, t1], interpolated at `samples` + 1 evenly spaced
   /// times, to hold the general path's box there (`_linearBox` at the evaluation's progress:
   /// the frame's own padded box); answers how many times were checked.
   static func expectLinesHoldTheGeneralBoxes(
-    _ b: (start: Box, end: Box), _ motion: MotionBounds, _ m: Int, parent: AffineMap, region: Box?,
-    from t0: Double, to t1: Double, samples: Int
+    _ b: (start: Box, end: Box, exactWithin: Double), _ motion: MotionBounds, _ m: Int, parent: AffineMap,
+    region: Box?, from t0: Double, to t1: Double, samples: Int
   ) -> Int {
     let k = Int(motion.scene.animationStart[m])
     var checked = 0
@@ -541,6 +543,14 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
       #expect(
         at.minX <= general.minX && at.minY <= general.minY && at.maxX >= general.maxX && at.maxY >= general.maxY,
         "layer \(m), window [\(t0), \(t1)] at \(t): \(general) outside \(at)")
+      // Exact lines are the box itself, moved out by at most their pads (the general box is
+      // moved out by as much at most).
+      let e = 2 * b.exactWithin
+      #expect(
+        !e.isFinite
+          || (at.minX >= general.minX - e && at.minY >= general.minY - e && at.maxX <= general.maxX + e
+            && at.maxY <= general.maxY + e),
+        "layer \(m), window [\(t0), \(t1)] at \(t): exact lines \(at) stray from \(general)")
       checked += 1
     }
     return checked
@@ -561,6 +571,7 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
     var checked = 0
     var fromPieces = 0
     var withKnotsInside = 0
+    var exact = 0
     for model in models {
       let builder = PresentationFrameBuilder(root: model)
       let scene = builder.scene
@@ -583,16 +594,18 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
             if span.last > span.first { withKnotsInside += 1 }
           }
           guard let b = motion.linearBounds(of: m, region: region, from: t0, to: t1) else { continue }
+          if b.exactWithin.isFinite { exact += 1 }
           checked += Self.expectLinesHoldTheGeneralBoxes(
             b, motion, m, parent: parent, region: region, from: t0, to: t1, samples: 20)
         }
       }
     }
-    // The memory docs/time-aware.md states: 56 bytes a piece and 24 a knot.
-    #expect(MemoryLayout<_TranslatedPiece>.stride == 56 && MemoryLayout<_PieceKnot>.stride == 24)
+    // The memory docs/time-aware.md states: 64 bytes a piece and 24 a knot.
+    #expect(MemoryLayout<_TranslatedPiece>.stride == 64 && MemoryLayout<_PieceKnot>.stride == 24)
     #expect(
-      fromPieces > 1_000 && withKnotsInside > 100 && checked > 20_000,
-      "\(fromPieces) windows from kept pieces, \(withKnotsInside) with knots inside, \(checked) boxes checked")
+      fromPieces > 1_000 && withKnotsInside > 100 && exact > 500 && checked > 20_000,
+      "\(fromPieces) windows from kept pieces, \(withKnotsInside) with knots inside, \(exact) exact, \(checked) boxes checked"
+    )
   }
 
   /// A scene change forgets the kept pieces: a layer's motion replaced after a window kept its

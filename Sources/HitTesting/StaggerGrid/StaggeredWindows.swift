@@ -66,20 +66,17 @@ public final class _StaggeredWindows: _WindowPolicy {
   public func sceneWillChange() {}
   public func sceneDidChange() {}
 
-  /// Group g's bounds over [t0, t1] (its root's and its members' region), by window-grid's
-  /// rule (`MotionBounds._linearWhereExact`).
-  func _bound(_ g: Int, from t0: Double, to t1: Double) -> LinearBox {
-    let (b, unbounded) = motion._linearWhereExact(groups, g, from: t0, to: t1)
+  /// Sets group g's window [t0, t1] and its bounds over [t0, `boundedTo`] (its root's and its
+  /// members' region), by window-grid's rule (`MotionBounds._linearWhereExact`), with its key's
+  /// `exactWithin` (the grid is the caller's).
+  @inline(__always) func _set(_ g: Int, from t0: Double, to t1: Double, boundedTo end: Double) {
+    let (b, unbounded, exactWithin) = motion._linearWhereExact(groups, g, from: t0, to: end)
     if unbounded { self.unbounded += 1 }
-    return b
-  }
-
-  /// Records group g's window and bounds (the grid is the caller's).
-  @inline(__always) func _set(_ g: Int, from t0: Double, to t1: Double, _ b: LinearBox) {
     start[g] = t0
-    end[g] = t1
+    self.end[g] = t1
     line[g] = b
     box[g] = b.start.union(b.end)
+    entries[g] = WindowEntry(g, of: groups, exactWithin: exactWithin)
   }
 
   public func advance(_ state: _TimeAwareState<_StaggeredWindows>, to t: Double) {
@@ -113,7 +110,7 @@ public final class _StaggeredWindows: _WindowPolicy {
       // when the rate was 15 a frame: 230-330 us updates against 60; entry 85).
       rebounds &+= 1
       let e = t + length * (1 - Self.endSpread * Self._phase(rebounds))
-      _set(g, from: t, to: e, _bound(g, from: t, to: e))
+      _set(g, from: t, to: e, boundedTo: e)
       grid.move(g, to: box[g])
       _siftDown(0, moving)
       reinserted += 1
@@ -182,7 +179,7 @@ public final class _StaggeredWindows: _WindowPolicy {
     var sized = 0
     for g in 1..<Swift.max(count, 1) {
       let e = animated ? t + length * (0.1 + 0.9 * Self._phase(g)) : .infinity
-      _set(g, from: t, to: e, _bound(g, from: t, to: animated ? e : t))
+      _set(g, from: t, to: e, boundedTo: animated ? e : t)
       let b = box[g]
       order.append((e, Int32(g)))
       if b.isFiniteAndNonEmpty {

@@ -77,6 +77,18 @@ struct CandidateSearch {
     }
   }
 
+  /// A lean root r of rank `rank` whose entry's exact lines hold the point well inside
+  /// (`LinearBox.surely(_:holds:by:)`): a candidate that holds it, decided without an
+  /// evaluation.
+  @inline(__always)
+  mutating func _leanRootHeld<Counter: WorkCounter>(_ r: Int, rank: Int32, _ counter: inout Counter) {
+    guard rank > bestRank else { return }
+    candidates &+= 1
+    counter.evaluated(LayerID(Int32(r)))
+    bestLayer = r
+    bestRank = rank
+  }
+
   /// Tests group g for world point p.
   @inline(__always)
   mutating func group<Counter: WorkCounter>(_ g: Int, _ p: Point, _ counter: inout Counter) {

@@ -48,6 +48,10 @@ public final class MotionGroups {
   /// Group g's root is decided by `LazyPresentation.leanCandidate` (a member-less group whose
   /// root's presentation is its lean numbers under a pinned parent).
   var leanRoot = ColumnBuffer<Bool>()
+  /// Group g's lean root is decided by its world box alone wherever its position takes it
+  /// (`LazyPresentation.decidesByWorldBox`): where its window's lines are exact, the entry's
+  /// bounds decide it (`WindowEntry.exactWithin`).
+  var boxAlone = ColumnBuffer<Bool>()
   /// Hit-test rank per layer (the presentation frame's row of the model tree's order).
   var rank = ColumnBuffer<Int32>()
   /// Each layer's group.
@@ -130,6 +134,7 @@ public final class MotionGroups {
     prefixMaxRank.reserve(count)
     gridOf.reserve(count)
     leanRoot.reserve(count)
+    boxAlone.reserve(count)
     var geometries: [GridGeometry] = []
     var cellBases: [Int32] = []
     var starts: [Int32] = []
@@ -159,6 +164,7 @@ public final class MotionGroups {
       prefix = Swift.max(prefix, top)
       prefixMaxRank[g] = prefix
       leanRoot[g] = g > 0 && list.isEmpty && lazy.canDecideLean(Int(roots[g]))
+      boxAlone[g] = leanRoot[g] && lazy.decidesByWorldBox(Int(roots[g]))
       if list.count > Self.gridThreshold {
         gridOf[g] = Int32(geometries.count)
         let geometry = Self._memberGrid(Array((start..<used).map { memberBox[$0] }), over: h)
@@ -262,6 +268,7 @@ public final class MotionGroups {
     root.memoryFootprint + memberStart.memoryFootprint + members.memoryFootprint + memberBox.memoryFootprint
       + hull.memoryFootprint + maxRank.memoryFootprint + prefixMaxRank.memoryFootprint + gridOf.memoryFootprint
       + gridGeometry.memoryFootprint + gridCellBase.memoryFootprint + cellStart.memoryFootprint
-      + cellEntries.memoryFootprint + leanRoot.memoryFootprint + rank.memoryFootprint + groupOf.memoryFootprint
+      + cellEntries.memoryFootprint + leanRoot.memoryFootprint + boxAlone.memoryFootprint + rank.memoryFootprint
+      + groupOf.memoryFootprint
   }
 }

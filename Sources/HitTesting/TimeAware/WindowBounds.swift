@@ -31,9 +31,9 @@ final class WindowBounds {
     let end = animated ? t1 : t0
     var unbounded = 0
     slot.fill(groups) { g in
-      let (b, lost) = motion._linearWhereExact(groups, g, from: t0, to: end)
+      let (b, lost, exactWithin) = motion._linearWhereExact(groups, g, from: t0, to: end)
       if lost { unbounded += 1 }
-      return b
+      return (b, exactWithin)
     }
     return unbounded
   }
@@ -54,24 +54,30 @@ extension MotionBounds {
   /// Group g's bounds over [t, end] by the one rule: exact lines where its root moves piecewise
   /// linearly under no clipping ancestor (a clipping ancestor bounds a window box, not the
   /// lines, which can then be far wider than the clipped box, as a scroll view's content is),
-  /// else its window box at both ends; and whether its root could not be bounded. What every
-  /// windowed strategy bounds its window's groups by, and `stagger-grid` each group over its
-  /// own window.
+  /// else its window box at both ends; and whether its root could not be bounded; and where
+  /// the bounds decide the group's one candidate, how far they are moved out from its box at
+  /// most (`WindowEntry.exactWithin`; infinity elsewhere). What every windowed strategy bounds
+  /// its window's groups by, and `stagger-grid` each group over its own window.
   @inline(__always) func _linearWhereExact(_ groups: MotionGroups, _ g: Int, from t: Double, to end: Double) -> (
-    bounds: LinearBox, unbounded: Bool
+    bounds: LinearBox, unbounded: Bool, exactWithin: Double
   ) {
-    if end.isFinite, let b = _exactLines(groups, g, from: t, to: end) { return (b, false) }
+    if end.isFinite, let (b, exactWithin) = _exactLines(groups, g, from: t, to: end) {
+      return (b, false, exactWithin)
+    }
     let (b, unbounded) = _windowBox(groups, g, from: t, to: end)
-    return (LinearBox(start: b, end: b), unbounded)
+    return (LinearBox(start: b, end: b), unbounded, .infinity)
   }
 
   /// Group g's exact lines over [t, end] (`linearBounds` of its root and members' region), nil
-  /// where it has none or an ancestor clips.
-  @inline(__always) func _exactLines(_ groups: MotionGroups, _ g: Int, from t: Double, to end: Double) -> LinearBox? {
+  /// where it has none or an ancestor clips; and their `exactWithin` where its root is a lean
+  /// root decided by its world box alone (`MotionGroups.boxAlone`), else infinity.
+  @inline(__always) func _exactLines(_ groups: MotionGroups, _ g: Int, from t: Double, to end: Double) -> (
+    LinearBox, Double
+  )? {
     let r = Int(groups.root[g])
     guard end > t, isUnclipped(r),
       let b = linearBounds(of: r, region: groups.hull[g], from: t, to: end)
     else { return nil }
-    return LinearBox(start: b.start, end: b.end)
+    return (LinearBox(start: b.start, end: b.end), groups.boxAlone[g] ? b.exactWithin : .infinity)
   }
 }

@@ -145,7 +145,14 @@ public struct WindowSearch: MotionIndexVisitor {
       return false
     }
     guard search.canBeat(maxRank: key.pointee.maxRank) else { return true }
-    if bound[Int(e)].holds(point, at: windows.fraction(Int(e))) { search.entry(key.pointee, point, &counter) }
+    let b = bound[Int(e)].at(windows.fraction(Int(e)))
+    guard LinearBox.holds(b, point) else { return true }
+    if LinearBox.surely(b, holds: point, by: key.pointee.exactWithin) {
+      // Exact lines of a root decided by its box: the bounds are its exact test.
+      search._leanRootHeld(Int(key.pointee.root), rank: key.pointee.maxRank, &counter)
+    } else {
+      search.entry(key.pointee, point, &counter)
+    }
     return true
   }
 

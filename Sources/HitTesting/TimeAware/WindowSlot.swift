@@ -41,21 +41,22 @@ final class WindowSlot<Index: MotionIndex> {
     index.reserve(groups)
   }
 
-  /// Bounds every moving group (`bounds(g)`: its bounds over the window, empty for none) into
+  /// Bounds every moving group (`bounds(g)`: its bounds over the window, empty for none, and
+  /// their `WindowEntry.exactWithin`) into
   /// the index's entries or, beyond the index's magnitude limit, the outside list, both in
   /// ascending group order, and rebuilds the index from the entries' bounds in place (no copy).
   /// Each entry's key copies what a query reads of its group from `groups` (`WindowEntry`).
-  @inline(__always) func fill(_ groups: MotionGroups, bounds: (Int) -> LinearBox) {
+  @inline(__always) func fill(_ groups: MotionGroups, bounds: (Int) -> (LinearBox, Double)) {
     var n = 0
     var out = 0
     let limit = Index.magnitudeLimit
     precondition(limit.isFinite, "\(Index.name): an infinite magnitude limit")
     for g in 1..<Swift.max(groups.count, 1) {
       BuildPause.checkpoint(every: g)
-      let l = bounds(g)
+      let (l, exactWithin) = bounds(g)
       if l.start.isEmpty && l.end.isEmpty { continue }
       if Self._inRange(l.start, limit: limit) && Self._inRange(l.end, limit: limit) {
-        entries[n] = WindowEntry(g, of: groups)
+        entries[n] = WindowEntry(g, of: groups, exactWithin: exactWithin)
         bound[n] = l
         n += 1
       } else {
@@ -102,20 +103,28 @@ final class WindowSlot<Index: MotionIndex> {
 /// found), and what a query reads of the group before its candidates (`MotionGroups`: its root,
 /// its highest rank, whether the root is decided lean), side by side so that a query's test of
 /// an entry loads them at once rather than chaining a load by group for each at a million
-/// layers. 20 bytes.
+/// layers. And where the entry's bounds decide its lean root (`exactWithin`), how far they are
+/// moved out from its box. 24 bytes.
 struct WindowEntry: BitwiseCopyable {
   var group: Int32
   var prefixMaxRank: Int32
   var root: Int32
   var maxRank: Int32
   var leanRoot: Bool
+  /// Where the group is a lean root decided by its world box alone and the window's bounds
+  /// follow that box (`MotionBounds.linearBounds`' `exactWithin`, rounded up); infinity
+  /// elsewhere. A point inside the bounds by more than twice this is inside the root's box
+  /// (`LinearBox.surely(_:holds:by:)`): the root holds it, without an evaluation.
+  var exactWithin: Float
 }
 
 extension WindowEntry {
-  /// Group g's key, read from its columns.
-  @inline(__always) init(_ g: Int, of groups: MotionGroups) {
+  /// Group g's key, read from its columns, with the bounds' `exactWithin` (Double's, rounded up).
+  @inline(__always) init(_ g: Int, of groups: MotionGroups, exactWithin: Double = .infinity) {
+    var margin = Float(exactWithin)
+    if Double(margin) < exactWithin { margin = margin.nextUp }
     self.init(
       group: Int32(g), prefixMaxRank: groups.prefixMaxRank[g], root: groups.root[g], maxRank: groups.maxRank[g],
-      leanRoot: groups.leanRoot[g])
+      leanRoot: groups.leanRoot[g], exactWithin: margin)
   }
 }

@@ -162,6 +162,29 @@ public final class LazyPresentation {
     return true
   }
 
+  /// Whether `leanCandidate` decides for layer m by its world box alone wherever its position
+  /// takes it, its other lean numbers the model's (a layer whose animations move only its
+  /// position): its model values admit it under a reachable parent, its world map is
+  /// axis-aligned (its box is its bounds' image, not their hull), invertible and not too
+  /// distorted, its bounds are not empty, and no clipping or projective layer guards it. None of
+  /// that depends on the position. For a layer `canDecideLean` accepted; reads pinned rows only
+  /// (another thread may query meanwhile).
+  public func decidesByWorldBox(_ m: Int) -> Bool {
+    let p = Int(scene.parent[m])
+    let f = builder.frame
+    let parentFlags = f.flags[p]
+    let guardBits = PresentationFrame.Flags.clips.rawValue | PresentationFrame.Flags.projective.rawValue
+    guard isPinned(p), parentFlags.contains(.reachable), parentFlags.rawValue & guardBits == 0, f.guardRow[p] < 0
+    else { return false }
+    let part = scene.affineParts[Int(scene.affineSlot[m])]
+    let (map, _, lf, box) = LeanLevel.compute(
+      scene.lean[m], transform: part.transform, bits: scene.bits[m], rules: builder._rules, inverse: part.inverse)
+    let tw = AffineMap.concat(map, f.toWorld[p])
+    return lf & PresentationFrameBuilder.localAdmitted != 0 && lf & PresentationFrameBuilder.localInvertible != 0
+      && tw.b == 0 && tw.c == 0 && !GeometryLimits.isTooDistorted(tw.a, tw.b, tw.c, tw.d) && box.maxX > box.minX
+      && box.maxY > box.minY
+  }
+
   /// The exact test for layer m at world point p, for a layer `canDecideLean` accepted: its
   /// lean numbers at this frame's time and its row composed under its pinned parent, with the
   /// builder's own operations (`LeanLevel`, pass 3's affine branch), once a frame; so the answer
