@@ -28,6 +28,9 @@ import Testing
     case "heavy-tailed": start = (0..<3000).map { i in box(i % 10 == 0 ? 300 : 0.5) }
     case "huge-and-points":
       start = (0..<2000).map { i in i % 3 == 0 ? box(0) : i % 3 == 1 ? box(900) : box(20) }
+    // A hundred and more boxes over most points (particles at a million): linear-bvh's tree
+    // splits its top by entry (bands).
+    case "piled": start = (0..<5000).map { _ in box(300) }
     default: Issue.record("unknown shape \(shape)")
     }
     // Small boxes move little (a window box covering the motion would hide their sizes).
@@ -40,7 +43,7 @@ import Testing
     return (start, end)
   }
 
-  static let shapes = ["few", "small", "heavy-tailed", "huge-and-points"]
+  static let shapes = ["few", "small", "heavy-tailed", "huge-and-points", "piled"]
 
   func check<I: MotionIndex>(_ type: I.Type, _ shape: String) {
     let (start, end) = Self.boxes(shape, seed: 7)
@@ -147,6 +150,57 @@ import Testing
 }
 
 /// Lists the entries a visit offers, stopping after `limit` of them.
+extension MotionIndexTests {
+  /// Where boxes pile up, linear-bvh's tree splits its top by entry, and a query that has found
+  /// a box skips the bands below it (entry e taken as rank e, as a static order ranks groups):
+  /// it finds the highest entry holding the point, as a visit of every entry does, in a
+  /// fraction of the offers. Where they do not pile up, one band.
+  @Test func aPiledTreeSkipsTheBandsBelowWhatItFound() {
+    let (start, end) = Self.boxes("piled", seed: 3)
+    let linear = zip(start, end).map { LinearBox(start: $0, end: $1) }
+    var index = LinearBVHIndex()
+    index.reserve(linear.count)
+    linear.withUnsafeBufferPointer { index.rebuild($0) }
+    let bands = (0..<index.tree.nodes).count { index.tree.node[$0].count < 0 }
+    #expect(bands >= 3, "\(bands) band nodes")
+    var rng = SplitMix64(seed: 9)
+    var wrong = 0
+    var (offersSkipping, offersAll) = (0, 0)
+    for _ in 0..<2000 {
+      let p = Point(rng.uniform(-50, 1100), rng.uniform(-50, 900))
+      let s = rng.uniform(0, 1)
+      let highest = linear.indices.last { linear[$0].holds(p, at: s) }.map { Int32($0) } ?? -1
+      var best = HighestVisitor(boxes: linear, point: p, fraction: s)
+      offersSkipping += index.visit(p, at: s, &best)
+      var all = ListingVisitor()
+      offersAll += index.visit(p, at: s, &all)
+      if best.best != highest { wrong += 1 }
+    }
+    #expect(wrong == 0, "\(wrong) queries found another entry than the highest holding the point")
+    #expect(offersSkipping * 3 < offersAll, "\(offersSkipping) offers skipping bands, \(offersAll) without")
+    let (few, fewEnd) = Self.boxes("small", seed: 3)
+    var sparse = LinearBVHIndex()
+    sparse.reserve(few.count)
+    zip(few, fewEnd).map { LinearBox(start: $0, end: $1) }.withUnsafeBufferPointer { sparse.rebuild($0) }
+    #expect((0..<sparse.tree.nodes).allSatisfy { sparse.tree.node[$0].count >= 0 }, "a band where boxes do not pile")
+  }
+}
+
+/// A query's search in miniature: the highest entry whose box holds the point (entry e ranks e).
+struct HighestVisitor: MotionIndexVisitor {
+  let boxes: [LinearBox]
+  let point: Point
+  let fraction: Double
+  var best: Int32 = -1
+
+  mutating func offer(_ e: Int32) -> Bool {
+    if e > best && boxes[Int(e)].holds(point, at: fraction) { best = e }
+    return true
+  }
+
+  func skips(upTo e: Int32) -> Bool { e <= best }
+}
+
 struct ListingVisitor: MotionIndexVisitor {
   var listed: [Int32] = []
   var limit = Int.max

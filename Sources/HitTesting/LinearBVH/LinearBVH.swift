@@ -13,7 +13,9 @@ public typealias LinearBoundsBVH = WindowedStrategy<LinearBVHIndex>
 
 /// A binary BVH over linear bounds (median splits on the axis where the boxes' centres at
 /// mid-window spread most, leaves of up to 4), each node holding the union of its children's
-/// start and end boxes; a query interpolates each node's box at the window fraction. Boxes are
+/// start and end boxes; a query interpolates each node's box at the window fraction. Where the
+/// boxes pile up (`_LinearTree._bandEntries`), the top levels split by entry instead, and a
+/// query skips the bands below the layer it has found. Boxes are
 /// single precision rounded outward (32 bytes a box: about 60 bytes an entry with its nodes);
 /// candidates are exact-tested, so the rounding adds candidates, never misses one. No
 /// allocation once its buffers have reached the group count.

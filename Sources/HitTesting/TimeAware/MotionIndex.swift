@@ -37,6 +37,15 @@ public protocol MotionIndex {
 public protocol MotionIndexVisitor {
   /// Takes entry e: whether the visit goes on.
   mutating func offer(_ e: Int32) -> Bool
+  /// Whether no entry up to e can change the answer found so far: an index that does not offer
+  /// in order can skip a part whose entries are all at most e (entries are in ascending group
+  /// order, and with a static order the highest rank of the groups up to one only grows with
+  /// it). False by default.
+  func skips(upTo e: Int32) -> Bool
+}
+
+extension MotionIndexVisitor {
+  @inline(__always) public func skips(upTo e: Int32) -> Bool { false }
 }
 
 extension MotionIndex {

@@ -98,6 +98,14 @@ public struct WindowSearch: MotionIndexVisitor {
     tally = t
   }
 
+  /// Whether no entry up to e can beat the best found (see `MotionIndexVisitor`).
+  @inline(__always) public func skips(upTo e: Int32) -> Bool {
+    #if HITBENCH_INTERNAL_CHECKS
+      precondition(e >= 0 && Int(e) < entryCount, "entry \(e) skipped of \(entryCount)")
+    #endif
+    return search.nothingUpTo(prefixMaxRank: entries[Int(e)].prefixMaxRank)
+  }
+
   /// Takes entry e of the query's visit (see `MotionIndexVisitor`).
   @inline(__always) public mutating func offer(_ e: Int32) -> Bool { _offer(e, _OneWindow(fraction: fraction)) }
 
@@ -184,6 +192,7 @@ struct _CountedWindowQuery<Counter: WorkCounter, Windows: _EntryWindows>: Motion
   let windows: Windows
 
   mutating func offer(_ e: Int32) -> Bool { search._offer(e, &counter, windows) }
+  func skips(upTo e: Int32) -> Bool { search.skips(upTo: e) }
 }
 
 /// A `WindowSearch` whose entries each have a window of their own (`stagger-grid`'s groups):
@@ -193,6 +202,7 @@ struct _OwnWindowSearch: MotionIndexVisitor {
   let windows: _OwnWindows
 
   @inline(__always) mutating func offer(_ e: Int32) -> Bool { search._offer(e, windows) }
+  @inline(__always) func skips(upTo e: Int32) -> Bool { search.skips(upTo: e) }
 }
 
 /// Where a search interpolates an entry's bounds: at the fraction of the batch's window or of

@@ -119,10 +119,11 @@ struct WindowEntry: BitwiseCopyable {
 }
 
 extension WindowEntry {
-  /// Group g's key, read from its columns, with the bounds' `exactWithin` (Double's, rounded up).
+  /// Group g's key, read from its columns, with the bounds' `exactWithin` (Double's, rounded up:
+  /// `Float` rounds to nearest, within 2^-24 of it, and the product is at least that much
+  /// larger; below `Float`'s least normal the product still rounds up to at least it).
   @inline(__always) init(_ g: Int, of groups: MotionGroups, exactWithin: Double = .infinity) {
-    var margin = Float(exactWithin)
-    if Double(margin) < exactWithin { margin = margin.nextUp }
+    let margin = Float(exactWithin * (1 + 0x1p-20) + 0x1p-140)
     self.init(
       group: Int32(g), prefixMaxRank: groups.prefixMaxRank[g], root: groups.root[g], maxRank: groups.maxRank[g],
       leanRoot: groups.leanRoot[g], exactWithin: margin)
