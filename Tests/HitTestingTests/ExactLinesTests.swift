@@ -40,18 +40,17 @@ import Testing
     let inside = card("inside", at: 50)
     slide(inside, from: Point(50, 50), to: Point(550, 20))
     flipped.addSublayer(inside)
+    func keyframes(_ l: Layer, through points: [Point]) {
+      let a = KeyframeAnimation(keyPath: .position)
+      a.values = points.map { .point($0) }
+      a.duration = 2
+      a.repeatCount = .infinity
+      l.add(a, forKey: "keyframes")
+    }
     let bent = card("bent", at: 440)
-    let bend = KeyframeAnimation(keyPath: .position)
-    bend.values = [.point(Point(50, 440)), .point(Point(300, 500)), .point(Point(550, 440))]
-    bend.duration = 2
-    bend.repeatCount = .infinity
-    bent.add(bend, forKey: "bend")
+    keyframes(bent, through: [Point(50, 440), Point(300, 500), Point(550, 440)])
     let straight = card("straight", at: 540)
-    let along = KeyframeAnimation(keyPath: .position)
-    along.values = [.point(Point(50, 540)), .point(Point(300, 560)), .point(Point(550, 580))]
-    along.duration = 2
-    along.repeatCount = .infinity
-    straight.add(along, forKey: "along")
+    keyframes(straight, through: [Point(50, 540), Point(300, 560), Point(550, 580)])
     for l in [plain, turned, hidden, flipped, bent, straight] { root.addSublayer(l) }
     return root
   }
