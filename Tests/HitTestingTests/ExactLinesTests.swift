@@ -21,24 +21,18 @@ import Testing
     func card(_ name: String, at y: Double) -> Layer {
       Layer(name: name, bounds: Rect(x: 0, y: 0, width: 60, height: 40), position: Point(50, y))
     }
-    func slide(_ l: Layer, from: Point, to: Point) {
-      let a = BasicAnimation(keyPath: .position, from: .point(from), to: .point(to))
-      a.duration = 2
-      a.repeatCount = .infinity
-      l.add(a, forKey: "slide")
-    }
     let plain = card("plain", at: 40)
-    slide(plain, from: Point(50, 40), to: Point(550, 90))
+    plain.slide(from: Point(50, 40), to: Point(550, 90), duration: 2)
     let turned = card("turned", at: 140)
     turned.transform = .rotation(Double.pi / 6, 0, 0, 1)
-    slide(turned, from: Point(50, 140), to: Point(550, 140))
+    turned.slide(from: Point(50, 140), to: Point(550, 140), duration: 2)
     let hidden = card("hidden", at: 240)
     hidden.isHidden = true
-    slide(hidden, from: Point(50, 240), to: Point(550, 240))
+    hidden.slide(from: Point(50, 240), to: Point(550, 240), duration: 2)
     let flipped = Layer(name: "flipped", bounds: Rect(x: 0, y: 0, width: 600, height: 100), position: Point(300, 330))
     flipped.transform = .scale(-1, 1, 1)
     let inside = card("inside", at: 50)
-    slide(inside, from: Point(50, 50), to: Point(550, 20))
+    inside.slide(from: Point(50, 50), to: Point(550, 20), duration: 2)
     flipped.addSublayer(inside)
     func keyframes(_ l: Layer, through points: [Point]) {
       let a = KeyframeAnimation(keyPath: .position)

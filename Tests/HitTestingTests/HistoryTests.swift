@@ -55,10 +55,7 @@ import Testing
   @Test func windowsEndingOnAnIterationEndHoldTheLayer() {
     let root = Layer(name: "root", bounds: Rect(x: 0, y: 0, width: 400, height: 600), position: Point(200, 300))
     let box = Layer(name: "box", bounds: Rect(x: 0, y: 0, width: 40, height: 40), position: Point(0, 0))
-    let a = BasicAnimation(keyPath: .position, from: .point(Point(0, 0)), to: .point(Point(300, 500)))
-    a.duration = 0.3
-    a.repeatCount = .infinity
-    box.add(a, forKey: "move")
+    box.slide(from: Point(0, 0), to: Point(300, 500), duration: 0.3, key: "move")
     root.addSublayer(box)
     let history = FrameHistory(runs: [.init(start: 0, frames: 120, fps: 120)], windowMilliseconds: 1000.0 / 60)
     var rng = SplitMix64(seed: 5)

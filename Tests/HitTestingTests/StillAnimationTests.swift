@@ -35,10 +35,7 @@ import Testing
     pulse.duration = 0.6
     pulse.repeatCount = .infinity
     badge.add(pulse, forKey: "pulse")
-    let slide = BasicAnimation(keyPath: .position, from: .point(Point(300, 400)), to: .point(Point(100, 500)))
-    slide.duration = 2
-    slide.repeatCount = .infinity
-    badge.add(slide, forKey: "slide")
+    badge.slide(from: Point(300, 400), to: Point(100, 500), duration: 2)
     for l in [label, cursor, badge] { root.addSublayer(l) }
     // Preorder: root 0, label 1, icon 2, cursor 3, badge 4.
     return (root, 1, 2, 3, 4)

@@ -18,10 +18,7 @@ import Testing
     let background = Layer(
       name: "background", bounds: Rect(x: 0, y: 0, width: 400, height: 600), position: Point(200, 300))
     let card = Layer(name: "card", bounds: Rect(x: 0, y: 0, width: 100, height: 100), position: Point(100, 100))
-    let slide = BasicAnimation(keyPath: .position, from: .point(Point(100, 100)), to: .point(Point(100, 500)))
-    slide.duration = 2
-    slide.repeatCount = .infinity
-    card.add(slide, forKey: "slide")
+    card.slide(from: Point(100, 100), to: Point(100, 500), duration: 2)
     root.addSublayer(background)
     root.addSublayer(card)
     if toolbar {

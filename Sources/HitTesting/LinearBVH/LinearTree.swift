@@ -104,19 +104,21 @@ final class _LinearTree {
       return
     }
     let mid = (lo + hi) / 2
-    if hi - lo > bandEntries {
-      // Read before the children's spatial splits permute the range.
-      let most = order[hi - 1]
-      let left = nodes
-      precondition(left + 1 < node.count, "more nodes than a median split makes")
-      nodes += 2
-      _build(left, lo, mid, level: level + 1, bounds)
-      _build(left + 1, mid, hi, level: level + 1, bounds)
-      let box = node[left].box.union(node[left + 1].box)
-      node[n] = _LinearNode(box: box, first: Int32(left), count: -most - 1)
-      return
-    }
-    // Split along the axis over which the centres spread most.
+    // A band's largest entry, read before the children's spatial splits permute the range.
+    let band = hi - lo > bandEntries ? order[hi - 1] : nil
+    if band == nil { _splitInSpace(lo, hi, mid, bounds) }
+    let left = nodes
+    precondition(left + 1 < node.count, "more nodes than a median split makes")
+    nodes += 2
+    _build(left, lo, mid, level: level + 1, bounds)
+    _build(left + 1, mid, hi, level: level + 1, bounds)
+    let box = node[left].box.union(node[left + 1].box)
+    node[n] = _LinearNode(box: box, first: Int32(left), count: band.map { -$0 - 1 } ?? 0)
+  }
+
+  /// Orders `order[lo ..< hi]` so that position `mid` holds the median centre along the axis
+  /// over which the centres spread most.
+  func _splitInSpace(_ lo: Int, _ hi: Int, _ mid: Int, _ bounds: UnsafeBufferPointer<LinearBox>) {
     var x0 = Double.infinity
     var x1 = -Double.infinity
     var y0 = Double.infinity
@@ -131,12 +133,6 @@ final class _LinearTree {
       y1 = Swift.max(y1, cy)
     }
     _select(lo, hi, mid, x: x1 - x0 >= y1 - y0, bounds)
-    let left = nodes
-    precondition(left + 1 < node.count, "more nodes than a median split makes")
-    nodes += 2
-    _build(left, lo, mid, level: level + 1, bounds)
-    _build(left + 1, mid, hi, level: level + 1, bounds)
-    node[n] = _LinearNode(box: node[left].box.union(node[left + 1].box), first: Int32(left), count: 0)
   }
 
   /// Partially orders `order[lo ..< hi]` by centre so that position `k` holds its order

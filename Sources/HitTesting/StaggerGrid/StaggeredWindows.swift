@@ -69,11 +69,11 @@ public final class _StaggeredWindows: _WindowPolicy {
   /// Sets group g's window [t0, t1] and its bounds over [t0, `boundedTo`] (its root's and its
   /// members' region), by window-grid's rule (`MotionBounds._linearWhereExact`), with its key's
   /// `exactWithin` (the grid is the caller's).
-  @inline(__always) func _set(_ g: Int, from t0: Double, to t1: Double, boundedTo end: Double) {
-    let (b, unbounded, exactWithin) = motion._linearWhereExact(groups, g, from: t0, to: end)
+  @inline(__always) func _set(_ g: Int, from t0: Double, to t1: Double, boundedTo last: Double) {
+    let (b, unbounded, exactWithin) = motion._linearWhereExact(groups, g, from: t0, to: last)
     if unbounded { self.unbounded += 1 }
     start[g] = t0
-    self.end[g] = t1
+    end[g] = t1
     line[g] = b
     box[g] = b.start.union(b.end)
     entries[g] = WindowEntry(g, of: groups, exactWithin: exactWithin)

@@ -173,16 +173,29 @@ public final class LazyPresentation {
     let p = Int(scene.parent[m])
     let f = builder.frame
     let parentFlags = f.flags[p]
-    let guardBits = PresentationFrame.Flags.clips.rawValue | PresentationFrame.Flags.projective.rawValue
-    guard isPinned(p), parentFlags.contains(.reachable), parentFlags.rawValue & guardBits == 0, f.guardRow[p] < 0
-    else { return false }
+    guard isPinned(p), parentFlags.rawValue & Self._guardBits == 0, f.guardRow[p] < 0 else { return false }
     let part = scene.affineParts[Int(scene.affineSlot[m])]
     let (map, _, lf, box) = LeanLevel.compute(
       scene.lean[m], transform: part.transform, bits: scene.bits[m], rules: builder._rules, inverse: part.inverse)
     let tw = AffineMap.concat(map, f.toWorld[p])
-    return lf & PresentationFrameBuilder.localAdmitted != 0 && lf & PresentationFrameBuilder.localInvertible != 0
-      && tw.b == 0 && tw.c == 0 && !GeometryLimits.isTooDistorted(tw.a, tw.b, tw.c, tw.d) && box.maxX > box.minX
-      && box.maxY > box.minY
+    return tw.b == 0 && tw.c == 0 && Self._hittable(lf, parentFlags, toWorld: tw, box)
+  }
+
+  /// Whether a lean row with local flags `lf`, under a parent with `parentFlags`, world map
+  /// `toWorld` and local bounds `box` can be hit (else its bounds are empty): admitted and
+  /// invertible under a reachable parent, not too distorted, its bounds not empty. The one rule
+  /// `_composeLean` and `decidesByWorldBox` read.
+  @inline(__always) static func _hittable(
+    _ lf: UInt8, _ parentFlags: PresentationFrame.Flags, toWorld tw: AffineMap, _ box: Box
+  ) -> Bool {
+    lf & PresentationFrameBuilder.localAdmitted != 0 && lf & PresentationFrameBuilder.localInvertible != 0
+      && parentFlags.contains(.reachable) && !GeometryLimits.isTooDistorted(tw.a, tw.b, tw.c, tw.d)
+      && box.maxX > box.minX && box.maxY > box.minY
+  }
+
+  /// The flags of a row its sublayers' exact tests must pass through (their guard rows).
+  @inline(__always) static var _guardBits: PresentationFrame.Flags.RawValue {
+    PresentationFrame.Flags.clips.rawValue | PresentationFrame.Flags.projective.rawValue
   }
 
   /// The exact test for layer m at world point p, for a layer `canDecideLean` accepted: its
@@ -223,15 +236,10 @@ public final class LazyPresentation {
     let part = scene.affineParts._unsafeStorage + Int(row.pointee.affineSlot)
     let (map, inverse, lf, box) = LeanLevel.compute(
       v, transform: part.pointee.transform, bits: bits, rules: builder._rules, inverse: part.pointee.inverse)
-    var reachable =
-      lf & PresentationFrameBuilder.localAdmitted != 0 && lf & PresentationFrameBuilder.localInvertible != 0
-      && parentFlags.contains(.reachable)
     let tw = AffineMap.concat(map, parentToWorld)
-    if reachable && GeometryLimits.isTooDistorted(tw.a, tw.b, tw.c, tw.d) { reachable = false }
     row.pointee.fromWorld = AffineMap.concat(parentFromWorld, inverse)
-    row.pointee.bounds = reachable && box.maxX > box.minX && box.maxY > box.minY ? box : .nothing
-    let guardBits = PresentationFrame.Flags.clips.rawValue | PresentationFrame.Flags.projective.rawValue
-    row.pointee.guardRow = parentFlags.rawValue & guardBits == 0 ? parentGuard : Int32(p)
+    row.pointee.bounds = Self._hittable(lf, parentFlags, toWorld: tw, box) ? box : .nothing
+    row.pointee.guardRow = parentFlags.rawValue & Self._guardBits == 0 ? parentGuard : Int32(p)
     row.pointee.stamp = stamp
     evaluations &+= 1
   }
