@@ -85,8 +85,14 @@ struct IntervalAffine {
   /// third of the instructions; nil for any other map or box (`MotionBoundsTests`
   /// `exactLinearMapsComposeAsTheGeneralProducts` holds the two equal).
   @inline(__always) func _translatedBox(of l: Box) -> Box? {
-    guard linearIsIdentity, tx.isBounded, ty.isBounded, l.minX.isFinite, l.maxX.isFinite, l.minY.isFinite,
-      l.maxY.isFinite
+    guard linearIsIdentity else { return nil }
+    return Self.translatedBox(of: l, tx, ty)
+  }
+
+  /// `_translatedBox(of:)` of the map translating by `tx` and `ty` (nil where either is not
+  /// bounded or the box is not finite).
+  @inline(__always) static func translatedBox(of l: Box, _ tx: Interval, _ ty: Interval) -> Box? {
+    guard tx.isBounded, ty.isBounded, l.minX.isFinite, l.maxX.isFinite, l.minY.isFinite, l.maxY.isFinite
     else { return nil }
     // (Ordered as the general image orders the ends of a reversed box.)
     let wx = (Interval(Swift.min(l.minX, l.maxX), Swift.max(l.minX, l.maxX)) + tx).padded

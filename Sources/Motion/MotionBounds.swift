@@ -37,6 +37,16 @@ public final class MotionBounds {
   /// its kind, box (a group root's may be its region's, which holds it: `box(of:region:from:to:)`).
   var localTimes = ColumnBuffer<Interval>()
   var map = ColumnBuffer<IntervalAffine>()
+  /// A `.translated` layer's world translation over the window (its map the identity moved by
+  /// it; `map` is not written): a row, a section, a scroll view's content under its moving
+  /// bounds, the maps of an interface, placed by two interval sums rather than a 96-byte map's
+  /// products and copies.
+  var shift = ColumnBuffer<_Shift>()
+  /// Whether maps that only translate are kept as `shift` (off: every interval map through
+  /// `map` and its products, for the test that holds the two ways equal).
+  var _shifts = true {
+    didSet { if _shifts != oldValue { _lastWindow = Interval(.nan) } }
+  }
   var kind = ColumnBuffer<MapKind>()
   var clipBox = ColumnBuffer<Box>()
   package private(set) var boxes = ColumnBuffer<Box>()
@@ -114,6 +124,9 @@ public final class MotionBounds {
     case exact
     /// Interval entries of a 2D affine map.
     case interval
+    /// An interval map that only translates (its linear part exactly the identity, its
+    /// translation bounded), in `shift`: the layer and every ancestor only move.
+    case translated
     /// A moving layer under a fixed projective parent: `map` holds its level (interval
     /// entries), the parent's exact homography maps that to the world.
     case projected
@@ -161,6 +174,7 @@ public final class MotionBounds {
     fixedBox.reserve(n, filling: .nothing)
     localTimes.reserve(n, filling: Interval(0))
     map.reserve(n, filling: IntervalAffine(.identity))
+    shift.reserve(n, filling: _Shift(x: Interval(0), y: Interval(0)))
     kind.reserve(n, filling: .exact)
     clipBox.reserve(n, filling: .everything)
     boxes.reserve(n, filling: .nothing)
@@ -753,6 +767,7 @@ public final class MotionBounds {
       lazy.ensure(m)
       return _projected(m, local).intersection(clip)
     case .interval: return map[m].box(of: local).intersection(clip)
+    case .translated: return shift[m].box(of: local).intersection(clip)
     case .projected:
       let p = Int(scene.parent[m])
       lazy.ensure(p)
@@ -885,12 +900,29 @@ public final class MotionBounds {
       box = .nothing
       k = .never
     } else if let level, local.minX.isFinite, local.minY.isFinite, local.maxX.isFinite, local.maxY.isFinite {
+      // A level that only translates, under a parent that only does (or none): the layer only
+      // translates, by the sums of the two (`concat`'s intervals, bit for bit: a point 1 times
+      // an interval is the interval, a point 0 times a bounded one is zero).
+      let translates = _shifts && level.linearIsIdentity && level.tx.isBounded && level.ty.isBounded
       if p < 0 {
-        map[m] = level
-        k = .interval
+        if translates {
+          shift[m] = _Shift(x: level.tx, y: level.ty)
+          k = .translated
+        } else {
+          map[m] = level
+          k = .interval
+        }
       } else if parentKind == .interval {
         map[m] = IntervalAffine.concat(level, map[p])
         k = .interval
+      } else if parentKind == .translated {
+        if translates {
+          shift[m] = _Shift(x: level.tx + shift[p].x, y: level.ty + shift[p].y)
+          k = .translated
+        } else {
+          map[m] = IntervalAffine.concat(level, shift[p].map)
+          k = .interval
+        }
       } else if parentKind == .exact {
         lazy.ensure(p)
         // (Read here: the frame is a class reference two objects deep, retained where read.)
@@ -900,14 +932,32 @@ public final class MotionBounds {
           box = .nothing
           k = .never
         } else if !f.flags[p].contains(.worldProjective) {
-          map[m] = IntervalAffine.concat(level, IntervalAffine(f.toWorld[p]))
-          k = .interval
+          let w = f.toWorld[p]
+          if translates && w.a == 1 && w.b == 0 && w.c == 0 && w.d == 1 {
+            shift[m] = _Shift(x: level.tx + Interval(w.tx), y: level.ty + Interval(w.ty))
+            k = .translated
+          } else {
+            map[m] = IntervalAffine.concat(level, IntervalAffine(w))
+            k = .interval
+          }
         } else {
           // A moving layer under a fixed projective parent: its box in the parent's space,
           // through the parent's exact homography (its sublayers are not bounded).
           map[m] = level
           k = .projected
           box = _projected(p, level.box(of: local))
+        }
+      }
+      if k == .translated {
+        let moved = shift[m]
+        if !clips && region.minX <= local.minX && region.minY <= local.minY && region.maxX >= local.maxX
+          && region.maxY >= local.maxY
+        {
+          regionImage = moved.box(of: region)
+          box = regionImage
+        } else {
+          box = moved.box(of: local)
+          regionImage = region.isEmpty ? .nothing : moved.box(of: region)
         }
       }
       if k == .interval {
@@ -928,9 +978,12 @@ public final class MotionBounds {
     kind[m] = k
     let clipped = _faulty(box.intersection(parentClip))
     boxes[m] = clipped
-    clipBox[m] = clips ? clipped : parentClip
+    // (The clip from the value, not read back: a store of four doubles read as two pairs
+    // stalls the load.)
+    let clip = clips ? clipped : parentClip
+    clipBox[m] = clip
     if region.isEmpty { return .nothing }
-    return k == .interval ? regionImage.intersection(clipBox[m]) : self.region(of: m, local: region)
+    return k == .interval || k == .translated ? regionImage.intersection(clip) : self.region(of: m, local: region)
   }
 
   /// A box in layer m's own space, in the world: through m's exact maps in the lazy frame
@@ -952,6 +1005,23 @@ public final class MotionBounds {
     let b = timing.localTime(fromParent: t.hi)
     let r = Interval(Swift.min(a, b), Swift.max(a, b))
     return r.isBounded ? r.padded : .everything
+  }
+}
+
+/// A translation by intervals (`MotionBounds.shift`): every map moving the plane by an x in
+/// `x` and a y in `y`.
+struct _Shift {
+  var x: Interval
+  var y: Interval
+
+  /// The map as an interval map (the identity's entries and this translation).
+  var map: IntervalAffine {
+    IntervalAffine(a: Interval(1), b: Interval(0), c: Interval(0), d: Interval(1), tx: x, ty: y)
+  }
+
+  /// `map.box(of:)`: the same box.
+  @inline(__always) func box(of l: Box) -> Box {
+    IntervalAffine.translatedBox(of: l, x, y) ?? map.box(of: l)
   }
 }
 

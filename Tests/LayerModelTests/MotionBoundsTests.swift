@@ -213,6 +213,53 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
     #expect(lean > 200 && compared > 5_000, "\(lean) lean layers, \(compared) boxes compared")
   }
 
+  /// Maps that only translate, kept as their translation (`MotionBounds.shift`: a row, a
+  /// section, a scroll view's content), place every layer where the interval maps and their
+  /// products do: the same box and region, bit for bit, and the same kind but for
+  /// `.translated` standing for `.interval`, for every layer of interface scenes and scenes
+  /// with every kind of animation, over windows from a frame to seconds, on both trees.
+  /// (Leaving the parent's translation out of a child's fails it.)
+  @Test func translatedMapsPlaceAsTheirProducts() {
+    var models: [(String, Layer)] = [SceneKind.app, .ui, .idle, .particles].map {
+      ("\($0)", SceneGenerator(kind: $0, layers: 300, animatedFraction: 1, seed: 7).make())
+    }
+    models += (0..<30 as Range<UInt64>).map {
+      ("every kind \($0)", everyKindScene(seed: $0, layers: 20...60, animations: 40))
+    }
+    var rng = SplitMix64(seed: 67)
+    var translated = 0
+    var compared = 0
+    for (name, model) in models {
+      let builder = PresentationFrameBuilder(root: model)
+      let shifts = MotionBounds(scene: builder.scene)
+      let products = MotionBounds(scene: builder.scene)
+      products._shifts = false
+      for w in 0..<6 {
+        let t0 = rng.uniform(-1, 6)
+        let t1 = t0 + [0, 1.0 / 120, 0.1, 0.7, 3][rng.below(5)]
+        shifts.animated = w % 3 != 0
+        products.animated = shifts.animated
+        shifts.compute(from: t0, to: t1)
+        products.compute(from: t0, to: t1)
+        for m in 0..<builder.scene.count {
+          let local = Box(
+            minX: rng.uniform(-50, 50), minY: rng.uniform(-50, 50), maxX: rng.uniform(50, 150),
+            maxY: rng.uniform(50, 150))
+          let kind = shifts.kind[m] == .translated ? .interval : shifts.kind[m]
+          if shifts.kind[m] == .translated { translated += 1 }
+          #expect(kind == products.kind[m], "\(name), layer \(m): kind \(shifts.kind[m]) against \(products.kind[m])")
+          #expect(
+            shifts.box(m) == products.box(m),
+            "\(name), layer \(m) over [\(t0), \(t1)]: \(shifts.box(m)) against \(products.box(m))")
+          #expect(
+            shifts.region(of: m, local: local) == products.region(of: m, local: local), "\(name), layer \(m): region")
+          compared += 1
+        }
+      }
+    }
+    #expect(translated > 2_000 && compared > 10_000, "\(translated) translated layers, \(compared) compared")
+  }
+
   /// A layer whose records hold one state over a window (rows waiting to slide in, settled
   /// springs, fades before and after) is placed from that state, kept across the windows that
   /// find its records on the same sides of their active periods: over consecutive windows
