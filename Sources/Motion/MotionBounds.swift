@@ -351,6 +351,12 @@ public final class MotionBounds {
   /// clipped, are never wider than the clipped window box. O(1).
   public func isUnclipped(_ m: Int) -> Bool { unclipped[m] }
 
+  /// Whether layer m's parent moves (its box over a window is then its ancestors' too).
+  public func movesWithParent(_ m: Int) -> Bool {
+    let p = Int(scene.parent[m])
+    return p >= 0 && moves[p]
+  }
+
   /// Per layer: `isUnclipped` (computed with the classification, top down).
   var unclipped = ColumnBuffer<Bool>()
 

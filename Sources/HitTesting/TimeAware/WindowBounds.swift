@@ -57,14 +57,21 @@ extension MotionBounds {
   /// else its window box at both ends; and whether its root could not be bounded; and where
   /// the bounds decide the group's one candidate, how far they are moved out from its box at
   /// most (`WindowEntry.exactWithin`; infinity elsewhere). What every windowed strategy bounds
-  /// its window's groups by, and `stagger-grid` each group over its own window.
-  @inline(__always) func _linearWhereExact(_ groups: MotionGroups, _ g: Int, from t: Double, to end: Double) -> (
-    bounds: LinearBox, unbounded: Bool, exactWithin: Double
-  ) {
+  /// its window's groups by, and `stagger-grid` each group over its own window. A window box
+  /// may be taken over a longer `span` from t (it then holds the window too): groups bounded
+  /// over windows from one time that end apart, boxed over one span, have their moving
+  /// ancestors bounded once, not once a group (the window's own lines stay the tighter).
+  @inline(__always) func _linearWhereExact(
+    _ groups: MotionGroups, _ g: Int, from t: Double, to end: Double, boxedTo span: Double? = nil
+  ) -> (bounds: LinearBox, unbounded: Bool, exactWithin: Double) {
     if end.isFinite, let (b, exactWithin) = _exactLines(groups, g, from: t, to: end) {
       return (b, false, exactWithin)
     }
-    let (b, unbounded) = _windowBox(groups, g, from: t, to: end)
+    // Only a root under moving ancestors has them to share (others keep their own window's
+    // box, tighter where the span is longer).
+    let shared = span.map { Swift.max($0, end) } ?? end
+    let (b, unbounded) = _windowBox(
+      groups, g, from: t, to: movesWithParent(Int(groups.root[g])) ? shared : end)
     return (LinearBox(start: b, end: b), unbounded, .infinity)
   }
 
