@@ -220,12 +220,7 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
   /// with every kind of animation, over windows from a frame to seconds, on both trees.
   /// (Leaving the parent's translation out of a child's fails it.)
   @Test func translatedMapsPlaceAsTheirProducts() {
-    var models: [(String, Layer)] = [SceneKind.app, .ui, .idle, .particles].map {
-      ("\($0)", SceneGenerator(kind: $0, layers: 300, animatedFraction: 1, seed: 7).make())
-    }
-    models += (0..<30 as Range<UInt64>).map {
-      ("every kind \($0)", everyKindScene(seed: $0, layers: 20...60, animations: 40))
-    }
+    let models = namedModels([.app, .ui, .idle, .particles], seed: 7, everyKind: 30, layers: 20...60, animations: 40)
     var rng = SplitMix64(seed: 67)
     var translated = 0
     var compared = 0
@@ -267,12 +262,7 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
   /// every point where a layer is a candidate at a sampled time stays inside its bound, and
   /// kept placements were read. (Taking a kept placement whatever the sides fails it.)
   @Test func heldStatesKeptAcrossWindowsHoldEveryCandidate() {
-    var models: [(String, Layer)] = [SceneKind.app, .ui, .idle].map {
-      ("\($0)", SceneGenerator(kind: $0, layers: 300, animatedFraction: 1, seed: 5).make())
-    }
-    models += (0..<12 as Range<UInt64>).map {
-      ("every kind \($0)", everyKindScene(seed: $0, layers: 10...40, animations: 20))
-    }
+    let models = namedModels([.app, .ui, .idle], seed: 5, everyKind: 12, layers: 10...40, animations: 20)
     var rng = SplitMix64(seed: 61)
     var reads = 0
     var checked = 0
@@ -927,4 +917,15 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
     #expect(qualified > 20, "windows with exact lines: \(qualified)")
     #expect(checked > 500, "candidate points checked: \(checked)")
   }
+}
+
+/// Generated scenes of `kinds` (300 layers, all animated, from `seed`) and `everyKind` scenes
+/// with every kind of animation (seeds 0 up), each with its name, for tests that run over both.
+func namedModels(
+  _ kinds: [SceneKind], seed: UInt64, everyKind: Int, layers: ClosedRange<Int>, animations: Int
+) -> [(String, Layer)] {
+  kinds.map { ("\($0)", SceneGenerator(kind: $0, layers: 300, animatedFraction: 1, seed: seed).make()) }
+    + (0..<UInt64(everyKind)).map {
+      ("every kind \($0)", everyKindScene(seed: $0, layers: layers, animations: animations))
+    }
 }
