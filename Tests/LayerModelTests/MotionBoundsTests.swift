@@ -187,27 +187,15 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
       // Held states are placed from their evaluation (`heldStatesKeptAcrossWindowsHoldEveryCandidate`).
       fast._holdsStates = false
       lean += (0..<builder.scene.count).count { fast.leanOnly[$0] }
-      for w in 0..<6 {
-        let t0 = rng.uniform(-1, 6)
-        let t1 = t0 + [0, 1.0 / 120, 0.1, 0.7, 3][rng.below(5)]
-        fast.animated = w % 3 != 0
-        whole.animated = fast.animated
-        fast.compute(from: t0, to: t1)
-        whole.compute(from: t0, to: t1)
-        for m in 0..<builder.scene.count {
-          let local = Box(
-            minX: rng.uniform(-50, 50), minY: rng.uniform(-50, 50), maxX: rng.uniform(50, 150),
-            maxY: rng.uniform(50, 150))
-          #expect(
-            fast.kind[m] == whole.kind[m], "seed \(seed), layer \(m): kind \(fast.kind[m]) against \(whole.kind[m])")
-          #expect(
-            same(fast.box(m), whole.box(m)),
-            "seed \(seed), layer \(m) over [\(t0), \(t1)]: \(fast.box(m)) against \(whole.box(m))")
-          #expect(
-            same(fast.region(of: m, local: local), whole.region(of: m, local: local)),
-            "seed \(seed), layer \(m): region")
-          compared += 1
-        }
+      forEachLayerOverWindows(fast, whole, &rng) { m, local, t0, t1 in
+        #expect(
+          fast.kind[m] == whole.kind[m], "seed \(seed), layer \(m): kind \(fast.kind[m]) against \(whole.kind[m])")
+        #expect(
+          same(fast.box(m), whole.box(m)),
+          "seed \(seed), layer \(m) over [\(t0), \(t1)]: \(fast.box(m)) against \(whole.box(m))")
+        #expect(
+          same(fast.region(of: m, local: local), whole.region(of: m, local: local)), "seed \(seed), layer \(m): region")
+        compared += 1
       }
     }
     #expect(lean > 200 && compared > 5_000, "\(lean) lean layers, \(compared) boxes compared")
@@ -229,27 +217,16 @@ func motionBoundMisses(_ model: Layer, windows: [(Double, Double)], samples: Int
       let shifts = MotionBounds(scene: builder.scene)
       let products = MotionBounds(scene: builder.scene)
       products._shifts = false
-      for w in 0..<6 {
-        let t0 = rng.uniform(-1, 6)
-        let t1 = t0 + [0, 1.0 / 120, 0.1, 0.7, 3][rng.below(5)]
-        shifts.animated = w % 3 != 0
-        products.animated = shifts.animated
-        shifts.compute(from: t0, to: t1)
-        products.compute(from: t0, to: t1)
-        for m in 0..<builder.scene.count {
-          let local = Box(
-            minX: rng.uniform(-50, 50), minY: rng.uniform(-50, 50), maxX: rng.uniform(50, 150),
-            maxY: rng.uniform(50, 150))
-          let kind = shifts.kind[m] == .translated ? .interval : shifts.kind[m]
-          if shifts.kind[m] == .translated { translated += 1 }
-          #expect(kind == products.kind[m], "\(name), layer \(m): kind \(shifts.kind[m]) against \(products.kind[m])")
-          #expect(
-            shifts.box(m) == products.box(m),
-            "\(name), layer \(m) over [\(t0), \(t1)]: \(shifts.box(m)) against \(products.box(m))")
-          #expect(
-            shifts.region(of: m, local: local) == products.region(of: m, local: local), "\(name), layer \(m): region")
-          compared += 1
-        }
+      forEachLayerOverWindows(shifts, products, &rng) { m, local, t0, t1 in
+        let kind = shifts.kind[m] == .translated ? .interval : shifts.kind[m]
+        if shifts.kind[m] == .translated { translated += 1 }
+        #expect(kind == products.kind[m], "\(name), layer \(m): kind \(shifts.kind[m]) against \(products.kind[m])")
+        #expect(
+          shifts.box(m) == products.box(m),
+          "\(name), layer \(m) over [\(t0), \(t1)]: \(shifts.box(m)) against \(products.box(m))")
+        #expect(
+          shifts.region(of: m, local: local) == products.region(of: m, local: local), "\(name), layer \(m): region")
+        compared += 1
       }
     }
     #expect(translated > 2_000 && compared > 10_000, "\(translated) translated layers, \(compared) compared")
@@ -928,4 +905,26 @@ func namedModels(
     + (0..<UInt64(everyKind)).map {
       ("every kind \($0)", everyKindScene(seed: $0, layers: layers, animations: animations))
     }
+}
+
+/// Two bounds of one scene over six windows (from a point to 3 s, a third of them the model
+/// tree's), `check` called for every layer after both computed each, with a random box in its
+/// own space (layer, box, window).
+func forEachLayerOverWindows(
+  _ a: MotionBounds, _ b: MotionBounds, _ rng: inout SplitMix64, _ check: (Int, Box, Double, Double) -> Void
+) {
+  for w in 0..<6 {
+    let t0 = rng.uniform(-1, 6)
+    let t1 = t0 + [0, 1.0 / 120, 0.1, 0.7, 3][rng.below(5)]
+    a.animated = w % 3 != 0
+    b.animated = a.animated
+    a.compute(from: t0, to: t1)
+    b.compute(from: t0, to: t1)
+    for m in 0..<a.count {
+      let local = Box(
+        minX: rng.uniform(-50, 50), minY: rng.uniform(-50, 50), maxX: rng.uniform(50, 150),
+        maxY: rng.uniform(50, 150))
+      check(m, local, t0, t1)
+    }
+  }
 }
