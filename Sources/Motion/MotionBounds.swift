@@ -815,6 +815,15 @@ public final class MotionBounds {
     if widens && levels && heldSlot[m] >= 0,
       let sides = scene.animations.heldSides(range, localTimes: times), let h = _heldPlacement(m, range, times, sides)
     {
+      // A held level that only translates, under a translating parent (a settled row): the
+      // sums alone, as `_place` takes them, without passing the level's map.
+      if held[h].translates && p >= 0 && kind[p] == .translated && _shifts {
+        let local = held[h].local
+        if local.minX.isFinite, local.minY.isFinite, local.maxX.isFinite, local.maxY.isFinite {
+          shift[m] = _Shift(x: held[h].level.tx + shift[p].x, y: held[h].level.ty + shift[p].y)
+          return _finishTranslated(m, clips, parentClip, local, region)
+        }
+      }
       return _place(m, p, clips, parentClip, held[h].level, held[h].local, region)
     } else if leanOnly[m] {
       var s = LeanIntervalState(scene.lean[m])
@@ -852,7 +861,9 @@ public final class MotionBounds {
     for i in 0..<11 where !v.v[i].isFinite { return nil }
     let s = LeanIntervalState(v)
     let level = Self._level(s.lean, Self._entries(scene.affineTransform(m)))
-    held[slot] = _HeldPlacement(valid: true, sides: sides, level: level, local: Self._bounds(s.lean))
+    held[slot] = _HeldPlacement(
+      valid: true, sides: sides, level: level, local: Self._bounds(s.lean),
+      translates: level.linearIsIdentity && level.tx.isBounded && level.ty.isBounded)
     return slot
   }
 
@@ -954,18 +965,7 @@ public final class MotionBounds {
           box = _projected(p, level.box(of: local))
         }
       }
-      if k == .translated {
-        let moved = shift[m]
-        if !clips && region.minX <= local.minX && region.minY <= local.minY && region.maxX >= local.maxX
-          && region.maxY >= local.maxY
-        {
-          regionImage = moved.box(of: region)
-          box = regionImage
-        } else {
-          box = moved.box(of: local)
-          regionImage = region.isEmpty ? .nothing : moved.box(of: region)
-        }
-      }
+      if k == .translated { return _finishTranslated(m, clips, parentClip, local, region) }
       if k == .interval {
         if !clips && region.minX <= local.minX && region.minY <= local.minY && region.maxX >= local.maxX
           && region.maxY >= local.maxY
@@ -990,6 +990,32 @@ public final class MotionBounds {
     clipBox[m] = clip
     if region.isEmpty { return .nothing }
     return k == .interval || k == .translated ? regionImage.intersection(clip) : self.region(of: m, local: region)
+  }
+
+  /// `_place`'s end for a layer whose translation is in `shift[m]`: its kind, boxes and clip;
+  /// answers `region(of: m, local: region)`.
+  @inline(__always) func _finishTranslated(_ m: Int, _ clips: Bool, _ parentClip: Box, _ local: Box, _ region: Box)
+    -> Box
+  {
+    let moved = shift[m]
+    var box: Box
+    var regionImage: Box
+    if !clips && region.minX <= local.minX && region.minY <= local.minY && region.maxX >= local.maxX
+      && region.maxY >= local.maxY
+    {
+      regionImage = moved.box(of: region)
+      box = regionImage
+    } else {
+      box = moved.box(of: local)
+      regionImage = region.isEmpty ? .nothing : moved.box(of: region)
+    }
+    if box.minX == -.infinity && box.maxX == .infinity { unbounded += 1 }
+    kind[m] = .translated
+    let clipped = _faulty(box.intersection(parentClip))
+    boxes[m] = clipped
+    let clip = clips ? clipped : parentClip
+    clipBox[m] = clip
+    return region.isEmpty ? .nothing : regionImage.intersection(clip)
   }
 
   /// A box in layer m's own space, in the world: through m's exact maps in the lazy frame
@@ -1038,4 +1064,6 @@ struct _HeldPlacement {
   var sides: UInt64 = 0
   var level = IntervalAffine(.identity)
   var local = Box.nothing
+  /// `level` only translates, by a bounded translation (`MotionBounds.shift`).
+  var translates = false
 }
