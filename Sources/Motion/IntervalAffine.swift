@@ -32,6 +32,10 @@ struct IntervalAffine {
     a.lo == 1 && a.hi == 1 && d.lo == 1 && d.hi == 1 && b.lo == 0 && b.hi == 0 && c.lo == 0 && c.hi == 0
   }
 
+  /// Whether every map of the set only translates, by a bounded translation: what
+  /// `MotionBounds.shift` keeps as two intervals.
+  @inline(__always) var onlyTranslates: Bool { linearIsIdentity && tx.isBounded && ty.isBounded }
+
   /// An interval times a point, as `Interval.*` computes it (its four products are two here):
   /// the same ends, bit for bit; nil where a product is NaN (where `*` answers the whole line).
   @inline(__always) static func _scaled(_ i: Interval, _ k: Double) -> Interval? {

@@ -863,7 +863,7 @@ public final class MotionBounds {
     let level = Self._level(s.lean, Self._entries(scene.affineTransform(m)))
     held[slot] = _HeldPlacement(
       valid: true, sides: sides, level: level, local: Self._bounds(s.lean),
-      translates: level.linearIsIdentity && level.tx.isBounded && level.ty.isBounded)
+      translates: level.onlyTranslates)
     return slot
   }
 
@@ -920,7 +920,7 @@ public final class MotionBounds {
       // A level that only translates, under a parent that only does (or none): the layer only
       // translates, by the sums of the two (`concat`'s intervals, bit for bit: a point 1 times
       // an interval is the interval, a point 0 times a bounded one is zero).
-      let translates = _shifts && level.linearIsIdentity && level.tx.isBounded && level.ty.isBounded
+      let translates = _shifts && level.onlyTranslates
       if p < 0 {
         if translates {
           shift[m] = _Shift(x: level.tx, y: level.ty)
@@ -967,12 +967,7 @@ public final class MotionBounds {
       }
       if k == .translated { return _finishTranslated(m, clips, parentClip, local, region) }
       if k == .interval {
-        if !clips && region.minX <= local.minX && region.minY <= local.minY && region.maxX >= local.maxX
-          && region.maxY >= local.maxY
-        {
-          // A region holding the layer's own bounds (a group's hull holds its root's): its
-          // image holds the layer's, and a layer that does not clip passes only its parent's
-          // clip down, so its box may be the region's (a group's bound is their union).
+        if Self._regionStandsFor(local, region, clips) {
           regionImage = map[m].box(of: region)
           box = regionImage
         } else {
@@ -980,6 +975,22 @@ public final class MotionBounds {
         }
       }
     }
+    return _finish(m, k, box, regionImage, clips, parentClip, region)
+  }
+
+  /// Whether a layer's box may be its region's image: a region holding the layer's own bounds
+  /// (a group's hull holds its root's) has an image holding the layer's, and a layer that does
+  /// not clip passes only its parent's clip down (a group's bound is their union).
+  @inline(__always) static func _regionStandsFor(_ local: Box, _ region: Box, _ clips: Bool) -> Bool {
+    !clips && region.minX <= local.minX && region.minY <= local.minY && region.maxX >= local.maxX
+      && region.maxY >= local.maxY
+  }
+
+  /// Every placement's end: layer m's kind, box (clipped by its parent's) and clip; answers
+  /// `region(of: m, local: region)`, `regionImage` clipped where the map is an interval one.
+  @inline(__always) func _finish(
+    _ m: Int, _ k: MapKind, _ box: Box, _ regionImage: Box, _ clips: Bool, _ parentClip: Box, _ region: Box
+  ) -> Box {
     if box.minX == -.infinity && box.maxX == .infinity { unbounded += 1 }
     kind[m] = k
     let clipped = _faulty(box.intersection(parentClip))
@@ -998,24 +1009,12 @@ public final class MotionBounds {
     -> Box
   {
     let moved = shift[m]
-    var box: Box
-    var regionImage: Box
-    if !clips && region.minX <= local.minX && region.minY <= local.minY && region.maxX >= local.maxX
-      && region.maxY >= local.maxY
-    {
-      regionImage = moved.box(of: region)
-      box = regionImage
-    } else {
-      box = moved.box(of: local)
-      regionImage = region.isEmpty ? .nothing : moved.box(of: region)
+    if Self._regionStandsFor(local, region, clips) {
+      let image = moved.box(of: region)
+      return _finish(m, .translated, image, image, clips, parentClip, region)
     }
-    if box.minX == -.infinity && box.maxX == .infinity { unbounded += 1 }
-    kind[m] = .translated
-    let clipped = _faulty(box.intersection(parentClip))
-    boxes[m] = clipped
-    let clip = clips ? clipped : parentClip
-    clipBox[m] = clip
-    return region.isEmpty ? .nothing : regionImage.intersection(clip)
+    let image = region.isEmpty ? Box.nothing : moved.box(of: region)
+    return _finish(m, .translated, moved.box(of: local), image, clips, parentClip, region)
   }
 
   /// A box in layer m's own space, in the world: through m's exact maps in the lazy frame
