@@ -15,6 +15,32 @@ import Testing
     #expect(MemoryLayout<OutwardBox>.stride == 16 && MemoryLayout<OutwardBox>.alignment == 4)
   }
 
+  /// Each edge is the nearest float on its outward side: at most (min) or at least (max) the
+  /// double, and its float neighbour beyond it is not (`nextDown` / `nextUp` the reference):
+  /// zeros of either sign, doubles between floats near zero and beyond the largest float, and
+  /// doubles of random bit patterns.
+  @Test func edgesAreTheNearestFloatsOutward() {
+    var values: [Double] = [
+      0, -0.0, 1, -1, 0x1p-149, -0x1p-149, 0x1p-150, -0x1p-150, 0x1p-160, -0x1p-160, 0x1p-126, -0x1p-126,
+      Double(Float.greatestFiniteMagnitude), -Double(Float.greatestFiniteMagnitude), 1e39, -1e39, 1e30, -1e30,
+      .infinity, -.infinity, 1 + 0x1p-30, -1 - 0x1p-30, 0.1, -0.1,
+    ]
+    var rng = SplitMix64(seed: 47)
+    for _ in 0..<20_000 {
+      let x = Double(bitPattern: rng.next())
+      if !x.isNaN { values.append(x) }
+      values.append(rng.uniform(-1, 1) * Double(rng.below(1 << 20)))
+    }
+    for x in values {
+      let down = OutwardBox._down(x)
+      let up = OutwardBox._up(x)
+      let f = Float(x)
+      #expect(down == (Double(f) > x ? f.nextDown : f), "down of \(x): \(down)")
+      #expect(up == (Double(f) < x ? f.nextUp : f), "up of \(x): \(up)")
+      #expect(Double(down) <= x && x <= Double(up), "\(x) outside \(down)...\(up)")
+    }
+  }
+
   @Test(arguments: [1.0, 1e6, 1e29])
   func theScanFindsTheFirstBoxThatHolds(scale: Double) {
     var rng = SplitMix64(seed: UInt64(scale.exponent) &+ 7)

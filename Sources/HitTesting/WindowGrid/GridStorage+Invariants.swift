@@ -5,12 +5,15 @@ extension _GridStorage {
   /// Checks the grid against the boxes it was built from (with `HITBENCH_INTERNAL_CHECKS`):
   /// cell starts non-decreasing, each cell's list descending and holding only entries whose box
   /// covers the cell, every entry either in the overflow list (descending) or in every cell its
-  /// box covers, and every stored box the entry's box (the union of its start and end boxes)
-  /// rounded outward, and every kept cell span the one its box maps to. O(boxes + cell entries).
+  /// box covers, every stored box the entry's box (the union of its start and end boxes)
+  /// rounded outward, and every kept cell span the one that rounded box maps to (empty for an
+  /// overflow entry). O(boxes + cell entries).
   func _checkInvariants(_ bounds: UnsafeBufferPointer<LinearBox>) {
     #if HITBENCH_INTERNAL_CHECKS
       guard InternalChecks.active else { return }
       let boxes = bounds.map { $0.start.union($0.end) }
+      // Listed by the boxes a query tests, rounded outward.
+      let listedBoxes = boxes.map { OutwardBox($0).box }
       let cells = geometry.cellCount
       precondition(cellStart[0] == 0 && Int(cellStart[cells]) == entries.count, "window-grid: cell starts")
       var listed = [Int](repeating: 0, count: boxes.count)
@@ -24,7 +27,7 @@ extension _GridStorage {
           let i = Int(entries[k])
           precondition(i >= 0 && i < boxes.count, "window-grid: cell \(c) lists entry \(i) of \(boxes.count)")
           precondition(k == a || entries[k - 1] > entries[k], "window-grid: cell \(c) not in descending order")
-          let s = geometry.span(of: boxes[i])
+          let s = geometry.span(of: listedBoxes[i])
           precondition(s.x0 <= x && x <= s.x1 && s.y0 <= y && y <= s.y1, "window-grid: cell \(c) lists entry \(i)")
           precondition(entryBox[k] == OutwardBox(boxes[i]), "window-grid: entry \(i)'s box in cell \(c)")
           listed[i] += 1
@@ -40,10 +43,12 @@ extension _GridStorage {
       }
       precondition(geometry.columns <= 1 << 16 && geometry.rows <= 1 << 16, "window-grid: cell spans overflow 16 bits")
       for i in 0..<boxes.count {
-        let s = geometry.span(of: boxes[i])
+        let s = geometry.span(of: listedBoxes[i])
         let kept = span[i]
+        let expected = overflowed[i] ? _CellSpan.empty : _CellSpan(s)
         precondition(
-          (Int(kept.x0), Int(kept.y0), Int(kept.x1), Int(kept.y1)) == s, "window-grid: entry \(i)'s kept cell span")
+          (kept.x0, kept.y0, kept.x1, kept.y1) == (expected.x0, expected.y0, expected.x1, expected.y1),
+          "window-grid: entry \(i)'s kept cell span")
         let covered = (s.x1 - s.x0 + 1) * (s.y1 - s.y0 + 1)
         precondition(
           overflowed[i] ? listed[i] == 0 : listed[i] == covered,

@@ -50,24 +50,24 @@ final class _GridStorage {
   }
 
   /// Lists entry i under its hull, the union of `bounds[i].start` and `bounds[i].end` (equal
-  /// for window boxes; for linear bounds, where the entry can be at any time of the window).
-  /// Four passes over the entries: hulls (rounded outward) and their extent; each hull's cells,
-  /// mapped once and kept as a span; the cell counts; the cell lists.
+  /// for window boxes; for linear bounds, where the entry can be at any time of the window),
+  /// rounded outward: in the cells that box covers (a query tests the point against it in the
+  /// cell's list, so a box is listed wherever it can answer; it is at most a float's step wider
+  /// than the hull). Four passes over the entries: hulls (rounded outward) and their extent;
+  /// each box's cells, mapped once and kept as a span; the cell counts (a box too large for the
+  /// cells goes to the overflow list, its span kept empty); the cell lists.
   func rebuild(_ bounds: UnsafeBufferPointer<LinearBox>) {
     let count = bounds.count
     reserve(count)
-    // Entries are finite and non-empty (`MotionIndex.rebuild`): a hull needs no empty case.
-    @inline(__always) func hull(_ i: Int) -> Box {
-      let (s, e) = (bounds[i].start, bounds[i].end)
-      return Box(
-        minX: Swift.min(s.minX, e.minX), minY: Swift.min(s.minY, e.minY), maxX: Swift.max(s.maxX, e.maxX),
-        maxY: Swift.max(s.maxY, e.maxY))
-    }
     var extent = Box.nothing
     var sum = 0.0
     outward.withUnsafeMutableBufferPointer { o in
       for i in 0..<count {
-        let b = hull(i)
+        // Entries are finite and non-empty (`MotionIndex.rebuild`): a hull needs no empty case.
+        let (s, e) = (bounds[i].start, bounds[i].end)
+        let b = Box(
+          minX: Swift.min(s.minX, e.minX), minY: Swift.min(s.minY, e.minY), maxX: Swift.max(s.maxX, e.maxX),
+          maxY: Swift.max(s.maxY, e.maxY))
         extent = extent.union(b)
         sum += Swift.max(b.maxX - b.minX, b.maxY - b.minY)
         o[i] = OutwardBox(b)
@@ -84,25 +84,35 @@ final class _GridStorage {
     BuildPause.checkpoint()
     let geometry = self.geometry
     let cells = geometry.cellCount
-    // The largest box listed in cells: cell entries by size class, then the classes that fit
-    // (counted on the stack: a SIMD vector indexed by a variable spills whole at every update).
+    let o = outward._unsafeStorage
+    // The largest box listed in cells: every box of up to `maxCellsPerBox` cells when their
+    // entries fit (as good as always), else the size classes that fit, counted by a pass of
+    // their own (on the stack: a SIMD vector indexed by a variable spills whole at every update).
     var maxCells = WindowGridIndex.maxCellsPerBox
-    withUnsafeTemporaryAllocation(of: Int.self, capacity: 16) { bySize in
-      bySize.initialize(repeating: 0)
-      span.withUnsafeMutableBufferPointer { spans in
-        for i in 0..<count {
-          let s = _CellSpan(geometry.span(of: hull(i)))
-          spans[i] = s
-          let c = s.cells
-          if c <= WindowGridIndex.maxCellsPerBox { bySize[Self.sizeClass(c)] &+= c }
-        }
+    var listed = 0
+    span.withUnsafeMutableBufferPointer { spans in
+      for i in 0..<count {
+        let s = _CellSpan(geometry.span(of: o[i].box))
+        spans[i] = s
+        let c = s.cells
+        listed &+= c <= maxCells ? c : 0
       }
-      var listed = bySize.reduce(0, &+)
-      var largest = Self.sizeClass(maxCells)
-      while listed > entries.capacity - 64 && largest > 0 {
-        listed -= bySize[largest]
-        largest -= 1
-        maxCells = 1 << largest
+    }
+    if listed > entries.capacity - 64 {
+      withUnsafeTemporaryAllocation(of: Int.self, capacity: 16) { bySize in
+        bySize.initialize(repeating: 0)
+        span.withUnsafeBufferPointer { spans in
+          for s in spans {
+            let c = s.cells
+            if c <= maxCells { bySize[Self.sizeClass(c)] &+= c }
+          }
+        }
+        var largest = Self.sizeClass(maxCells)
+        while listed > entries.capacity - 64 && largest > 0 {
+          listed -= bySize[largest]
+          largest -= 1
+          maxCells = 1 << largest
+        }
       }
     }
     BuildPause.checkpoint()
@@ -119,11 +129,13 @@ final class _GridStorage {
         let s = spans[i]
         if s.cells > maxCells {
           overflow[overflowCount] = Int32(i)
-          overflowBox[overflowCount] = outward[i]
+          overflowBox[overflowCount] = o[i]
           overflowCount += 1
+          // Listed in no cell: the last pass then needs no test of its own.
+          spans[i] = .empty
           continue
         }
-        for y in s.rows { for x in s.columns { start[y * columns + x + 1] &+= 1 } }
+        s.forEachCell(columns) { start[$0 + 1] &+= 1 }
       }
       for c in 0..<cells { start[c + 1] &+= start[c] }
     }
@@ -132,7 +144,6 @@ final class _GridStorage {
     entries.reserve(Int(cellStart[cells]))
     entryBox.reserve(Int(cellStart[cells]))
     let eb = entryBox._unsafeStorage
-    let o = outward._unsafeStorage
     cellStart.withUnsafeBufferPointer { start in
       fill.withUnsafeMutableBufferPointer { f in
         entries.withUnsafeMutableBufferPointer { e in
@@ -141,17 +152,12 @@ final class _GridStorage {
           while i >= 0 {
             defer { i -= 1 }
             BuildPause.checkpoint(every: i)
-            let s = spans[i]
-            if s.cells > maxCells { continue }
             let box = o[i]
-            for y in s.rows {
-              for x in s.columns {
-                let c = y * columns + x
-                let k = Int(f[c])
-                e[k] = Int32(i)
-                eb[k] = box
-                f[c] = Int32(k &+ 1)
-              }
+            spans[i].forEachCell(columns) { c in
+              let k = Int(f[c])
+              e[k] = Int32(i)
+              eb[k] = box
+              f[c] = Int32(k &+ 1)
             }
           }
         }
@@ -215,7 +221,35 @@ struct _CellSpan: BitwiseCopyable {
     )
   }
 
-  @inline(__always) var columns: ClosedRange<Int> { Int(x0)...Int(x1) }
-  @inline(__always) var rows: ClosedRange<Int> { Int(y0)...Int(y1) }
+  /// No cells (an overflow entry's: each end before its start, so `cells` is 0).
+  static let empty = _CellSpan(x0: 1, y0: 1, x1: 0, y1: 0)
+
+  @inline(__always) init(x0: UInt16, y0: UInt16, x1: UInt16, y1: UInt16) {
+    (self.x0, self.y0, self.x1, self.y1) = (x0, y0, x1, y1)
+  }
+
+  /// Cells covered (0 for `empty`).
   @inline(__always) var cells: Int { (Int(x1) &- Int(x0) &+ 1) &* (Int(y1) &- Int(y0) &+ 1) }
+
+  /// Calls `body` with each covered cell's index in a grid of `columns` columns, row by row.
+  @inline(__always) func forEachCell(_ columns: Int, _ body: (Int) -> Void) {
+    guard x0 <= x1 else { return }
+    // One loop that steps to the next row at a row's end: nested loops over a row's few cells
+    // were vectorised, and their set-up cost more than the cells (most boxes cover 1-4).
+    let width = Int(x1) &- Int(x0)
+    var c = Int(y0) &* columns &+ Int(x0)
+    var rowEnd = c &+ width
+    let lastEnd = Int(y1) &* columns &+ Int(x1)
+    while true {
+      body(c)
+      if c < rowEnd {
+        c &+= 1
+      } else {
+        guard rowEnd < lastEnd else { return }
+        rowEnd &+= columns
+        c = rowEnd &- width
+      }
+    }
+  }
+
 }
