@@ -36,10 +36,10 @@ public struct LinearBVHIndex: MotionIndex {
     tree.rebuild(bounds)
   }
 
-  // Exported specialised for the strategy's own visitor (see `WindowGridIndex.visit`).
-  @_specialize(exported:true,where Visitor == WindowSearch)
   @_specialize(where Visitor == _HeldCount<_OneWindow>)
   public func visit<Visitor: MotionIndexVisitor>(_ p: Point, at s: Double, _ visitor: inout Visitor) -> Int {
     tree.visit(p, at: s, &visitor)
   }
+
+  public func visit(_ p: Point, at s: Double, search: inout WindowSearch) -> Int { tree.visit(p, at: s, &search) }
 }

@@ -30,6 +30,13 @@ public protocol MotionIndex {
   /// Answers how many entries the index looked at (its work, for the window length's cost
   /// model). A query, a counted query and the cost model's share of the index are visitors.
   func visit<Visitor: MotionIndexVisitor>(_ p: Point, at s: Double, _ visitor: inout Visitor) -> Int
+  /// `visit` with a batch's own search, as every strategy's batch loop queries: implemented
+  /// as that call, where `visit` specialises for `WindowSearch` (the index's module). The loop
+  /// is compiled where the index is concrete, often another module, and from there a call to
+  /// the generic `visit` reaches its unspecialised body (a witness call for every entry
+  /// offered, type metadata looked up every query: docs/optimisation-log.md entry 95); an
+  /// exported specialisation is not what such a caller links to.
+  func visit(_ p: Point, at s: Double, search: inout WindowSearch) -> Int
   var memoryFootprint: Int { get }
 }
 

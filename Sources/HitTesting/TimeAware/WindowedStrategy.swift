@@ -36,9 +36,9 @@ public struct WindowedStrategy<Index: MotionIndex>: _TimeAwareShell {
   }
 
   // Inlinable, so the loop is compiled where the index is concrete (this module's strategies in
-  // BenchKit's table, a peer's in its module): the index's visit is a direct call (this
-  // module's indexes export theirs specialised for `WindowSearch`), and the search's work per
-  // entry (`WindowSearch`, not generic) is specialised in this module once for all.
+  // BenchKit's table, a peer's in its module): the index's visit is a direct call to its body
+  // for `WindowSearch` (`MotionIndex.visit(_:at:search:)`, specialised in the index's module),
+  // and the search's work per entry (`WindowSearch`, not generic) is inlined there.
   @inlinable
   public func answer(_ points: UnsafeBufferPointer<Point>, into results: UnsafeMutableBufferPointer<LayerID?>) {
     _ = _answer(points, into: results)
@@ -62,7 +62,7 @@ public struct WindowedStrategy<Index: MotionIndex>: _TimeAwareShell {
     while i < n {
       let p = points[i]
       search.begin(p)
-      let looked = index.visit(p, at: search.fraction, &search)
+      let looked = index.visit(p, at: search.fraction, search: &search)
       results[i] = search.finish(looked: looked)
       i &+= 1
     }

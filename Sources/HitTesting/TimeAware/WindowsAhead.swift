@@ -138,7 +138,7 @@ public final class _WindowsAhead<Index: MotionIndex>: _WindowPolicy {
     var search = _beginBatch()
     return search._costOfCandidates(
       points, _OneWindow(fraction: search.fraction),
-      query: { p, search in index.visit(p, at: search.fraction, &search) },
+      query: { p, search in index.visit(p, at: search.fraction, search: &search) },
       held: { p, count in index.visit(p, at: count.windows.fraction, &count) })
   }
 }

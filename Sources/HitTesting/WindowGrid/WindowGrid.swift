@@ -37,13 +37,10 @@ public struct WindowGridIndex: MotionIndex {
     storage._checkInvariants(bounds)
   }
 
-  // Exported specialised for the strategy's own visitor: BenchKit's loops, compiled where this
-  // index is concrete, call it without a generic entry. With this toolchain the exported
-  // specialisation is fragile: an in-module caller that visits through a closure (tried for
-  // `hitTest`) left the `...Ts5` symbol unemitted and the release build failed to link.
-  @_specialize(exported:true,where Visitor == WindowSearch)
   @_specialize(where Visitor == _HeldCount<_OneWindow>)
   public func visit<Visitor: MotionIndexVisitor>(_ p: Point, at s: Double, _ visitor: inout Visitor) -> Int {
     storage._visit(p, &visitor)
   }
+
+  public func visit(_ p: Point, at s: Double, search: inout WindowSearch) -> Int { storage._visit(p, &search) }
 }

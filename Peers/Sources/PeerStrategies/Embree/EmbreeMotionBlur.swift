@@ -57,4 +57,6 @@ public struct EmbreeMotionIndex: MotionIndex {
     for e in UnsafeBufferPointer(start: entries, count: n) where !visitor.offer(e) { break }
     return n
   }
+
+  public func visit(_ p: Point, at s: Double, search: inout WindowSearch) -> Int { visit(p, at: s, &search) }
 }
