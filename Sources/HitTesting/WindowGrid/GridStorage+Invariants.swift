@@ -12,8 +12,8 @@ extension _GridStorage {
     #if HITBENCH_INTERNAL_CHECKS
       guard InternalChecks.active else { return }
       let boxes = bounds.map { $0.start.union($0.end) }
-      // Listed by the boxes a query tests, rounded outward.
-      let listedBoxes = boxes.map { OutwardBox($0).box }
+      // What the grid stores and lists each entry by: its box rounded outward.
+      let outwardBoxes = boxes.map(OutwardBox.init)
       let cells = geometry.cellCount
       precondition(cellStart[0] == 0 && Int(cellStart[cells]) == entries.count, "window-grid: cell starts")
       var listed = [Int](repeating: 0, count: boxes.count)
@@ -27,9 +27,9 @@ extension _GridStorage {
           let i = Int(entries[k])
           precondition(i >= 0 && i < boxes.count, "window-grid: cell \(c) lists entry \(i) of \(boxes.count)")
           precondition(k == a || entries[k - 1] > entries[k], "window-grid: cell \(c) not in descending order")
-          let s = geometry.span(of: listedBoxes[i])
+          let s = geometry.span(of: outwardBoxes[i].box)
           precondition(s.x0 <= x && x <= s.x1 && s.y0 <= y && y <= s.y1, "window-grid: cell \(c) lists entry \(i)")
-          precondition(entryBox[k] == OutwardBox(boxes[i]), "window-grid: entry \(i)'s box in cell \(c)")
+          precondition(entryBox[k] == outwardBoxes[i], "window-grid: entry \(i)'s box in cell \(c)")
           listed[i] += 1
         }
       }
@@ -38,12 +38,12 @@ extension _GridStorage {
         let i = Int(overflow[j])
         precondition(i >= 0 && i < boxes.count, "window-grid: overflow entry \(i) of \(boxes.count)")
         precondition(j == 0 || overflow[j - 1] > overflow[j], "window-grid: overflow not in descending order")
-        precondition(overflowBox[j] == OutwardBox(boxes[i]), "window-grid: overflow entry \(i)'s box")
+        precondition(overflowBox[j] == outwardBoxes[i], "window-grid: overflow entry \(i)'s box")
         overflowed[i] = true
       }
       precondition(geometry.columns <= 1 << 16 && geometry.rows <= 1 << 16, "window-grid: cell spans overflow 16 bits")
       for i in 0..<boxes.count {
-        let s = geometry.span(of: listedBoxes[i])
+        let s = geometry.span(of: outwardBoxes[i].box)
         let kept = span[i]
         let expected = overflowed[i] ? _CellSpan.empty : _CellSpan(s)
         precondition(

@@ -251,5 +251,4 @@ struct _CellSpan: BitwiseCopyable {
       }
     }
   }
-
 }
