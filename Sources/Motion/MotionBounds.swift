@@ -271,10 +271,18 @@ public final class MotionBounds {
   public func linearBounds(of m: Int, region: Box? = nil, from t0: Double, to t1: Double) -> (
     start: Box, end: Box, exactWithin: Double
   )? {
+    linearBounds(of: m, region: region, from: t0, to: t1, scene.animations)
+  }
+
+  /// `linearBounds(of:region:from:to:)` with the scene's animations read by the caller, once
+  /// for every group of a window: read from the scene's variable, a class reference, it is
+  /// retained and released for each call (docs/optimisation-log.md entry 96).
+  package func linearBounds(
+    of m: Int, region: Box? = nil, from t0: Double, to t1: Double, _ program: FrozenAnimationProgram
+  ) -> (start: Box, end: Box, exactWithin: Double)? {
     guard animated, piecewiseLinear[m], t1 > t0 else { return nil }
     let reuse = reusesPieces && translates[m]
     if reuse, let lines = _pieceLines(m, region, from: t0, to: t1) { return lines }
-    let program = scene.animations
     let k = Int(scene.animationStart[m])
     // Where Double resolves the local time too coarsely for the segment (huge offsets or clock
     // times), the evaluated motion is a staircase the lines cannot be trusted to hold.
@@ -707,8 +715,9 @@ public final class MotionBounds {
     let window = Interval(Swift.min(t0, t1), Swift.max(t0, t1))
     _windowStamp &+= 1
     _lastWindow = window
+    let program = scene.animations
     for m in 0..<scene.count {
-      _computeLayer(m, window)
+      _computeLayer(m, window, program)
       computed[m] = _windowStamp
     }
     _checkInvariants()
@@ -727,7 +736,20 @@ public final class MotionBounds {
   /// layer's own bounds and the layer does not clip, its box is the region's (which holds it):
   /// one image, for callers that take their union (a group's bound).
   public func box(of m: Int, region: Box, from t0: Double, to t1: Double) -> (box: Box, region: Box) {
+    // (Synchronized first: a scene change may compile its animations anew.)
     _synchronize()
+    return box(of: m, region: region, from: t0, to: t1, scene.animations)
+  }
+
+  /// The same with the scene's animations read by the caller (as `linearBounds`' variant), after
+  /// the scene's changes were taken in.
+  package func box(
+    of m: Int, region: Box, from t0: Double, to t1: Double, _ program: FrozenAnimationProgram
+  ) -> (box: Box, region: Box) {
+    _synchronize()
+    #if HITBENCH_INTERNAL_CHECKS
+      precondition(program === scene.animations, "motion bounds: the animations read before a scene change")
+    #endif
     let window = Interval(Swift.min(t0, t1), Swift.max(t0, t1))
     if window != _lastWindow {
       _lastWindow = window
@@ -750,10 +772,10 @@ public final class MotionBounds {
     while n > 0 {
       n -= 1
       let c = Int(chain[n])
-      _computeLayer(c, window)
+      _computeLayer(c, window, program)
       computed[c] = _windowStamp
     }
-    let r = _computeLayer(m, window, region: region)
+    let r = _computeLayer(m, window, region: region, program)
     computed[m] = _windowStamp
     return (boxes[m], r)
   }
@@ -785,14 +807,16 @@ public final class MotionBounds {
   /// Whether layer m's box for the last window is the whole plane before clipping.
   public func isUnbounded(_ m: Int) -> Bool { kind[m] == .unbounded }
 
-  /// One layer, its parent already computed for the same window.
-  func _computeLayer(_ m: Int, _ window: Interval) {
-    _ = _computeLayer(m, window, region: .nothing)
+  /// One layer, its parent already computed for the same window. `program` is the scene's
+  /// animations, read once by the caller: read from the scene's variable here, it was retained
+  /// and released for each layer (docs/optimisation-log.md entry 96).
+  func _computeLayer(_ m: Int, _ window: Interval, _ program: FrozenAnimationProgram) {
+    _ = _computeLayer(m, window, region: .nothing, program)
   }
 
   /// The same, answering `region(of: m, local: region)` for the window (`.nothing` for an
   /// empty region): where the layer's map is an interval map, both boxes through it at once.
-  func _computeLayer(_ m: Int, _ window: Interval, region: Box) -> Box {
+  func _computeLayer(_ m: Int, _ window: Interval, region: Box, _ program: FrozenAnimationProgram) -> Box {
     let p = Int(scene.parent[m])
     let clips = _clips(m)
     // Local time: the parent's, through the layer's own timing.
@@ -813,7 +837,7 @@ public final class MotionBounds {
       p >= 0 && (scene.bits[p].contains(.hasSublayerTransform) || scene.bits[p].contains(.generalAnimations))
     let levels = times.isBounded && !parentContext
     if widens && levels && heldSlot[m] >= 0,
-      let sides = scene.animations.heldSides(range, localTimes: times), let h = _heldPlacement(m, range, times, sides)
+      let sides = program.heldSides(range, localTimes: times), let h = _heldPlacement(m, range, times, sides, program)
     {
       // A held level that only translates, under a translating parent (a settled row): the
       // sums alone, as `_place` takes them, without passing the level's map.
@@ -827,12 +851,12 @@ public final class MotionBounds {
       return _place(m, p, clips, parentClip, held[h].level, held[h].local, region)
     } else if leanOnly[m] {
       var s = LeanIntervalState(scene.lean[m])
-      if widens { scene.animations.widen(range, &s, localTimes: times) }
+      if widens { program.widen(range, &s, localTimes: times) }
       let entries = s.bounded && levels ? Self._entries(scene.affineTransform(m)) : nil
       return _place(m, p, clips, parentClip, s.lean, entries, region)
     } else {
       var s = IntervalState(lean: scene.lean[m], transform: scene.modelTransform(m))
-      if widens { scene.animations.widen(range, &s, localTimes: times) }
+      if widens { program.widen(range, &s, localTimes: times) }
       return _place(m, p, clips, parentClip, s.lean, s.bounded && levels ? s.affineEntries : nil, region)
     }
   }
@@ -848,7 +872,9 @@ public final class MotionBounds {
   /// evaluated once (at the window's first time: the numbers a query evaluates at any of its
   /// times) and placed. Nil where a number of the state is not finite (the interval analysis
   /// then decides).
-  @inline(__always) func _heldPlacement(_ m: Int, _ range: Range<Int32>, _ times: Interval, _ sides: UInt64) -> Int? {
+  @inline(__always) func _heldPlacement(
+    _ m: Int, _ range: Range<Int32>, _ times: Interval, _ sides: UInt64, _ program: FrozenAnimationProgram
+  ) -> Int? {
     let slot = Int(heldSlot[m])
     if held[slot].valid && held[slot].sides == sides {
       #if HITBENCH_INTERNAL_CHECKS
@@ -857,7 +883,7 @@ public final class MotionBounds {
       return slot
     }
     var v = scene.lean[m]
-    scene.animations.applyLean(range, to: &v, atParentTime: times.lo)
+    program.applyLean(range, to: &v, atParentTime: times.lo)
     for i in 0..<11 where !v.v[i].isFinite { return nil }
     let s = LeanIntervalState(v)
     let level = Self._level(s.lean, Self._entries(scene.affineTransform(m)))

@@ -70,8 +70,12 @@ public final class _StaggeredWindows: _WindowPolicy {
   /// members' region; a window box over [t0, `boxedTo`], the span the frame's groups share), by
   /// window-grid's rule (`MotionBounds._linearWhereExact`), with its key's `exactWithin` (the
   /// grid is the caller's).
-  @inline(__always) func _set(_ g: Int, from t0: Double, to t1: Double, boundedTo last: Double, boxedTo span: Double) {
-    let (b, unbounded, exactWithin) = motion._linearWhereExact(groups, g, from: t0, to: last, boxedTo: span)
+  /// `program` is the scene's animations, read once for the frame's re-bounds.
+  @inline(__always) func _set(
+    _ g: Int, from t0: Double, to t1: Double, boundedTo last: Double, boxedTo span: Double,
+    _ program: FrozenAnimationProgram
+  ) {
+    let (b, unbounded, exactWithin) = motion._linearWhereExact(groups, g, from: t0, to: last, boxedTo: span, program)
     if unbounded { self.unbounded += 1 }
     start[g] = t0
     end[g] = t1
@@ -101,6 +105,10 @@ public final class _StaggeredWindows: _WindowPolicy {
     let share = dt > 0 && length > 0 ? Swift.min(dt / length, 1) : 0
     let ahead = share > 0 ? Int((Double(moving) * share).rounded(.up)) : 0
     var reinserted = 0
+    // The scene's changes taken in before its animations are read (a change may compile them
+    // anew); the bounds below then find nothing more to take in.
+    motion.resynchronize()
+    let program = motion.scene.animations
     while reinserted < moving {
       let g = Int(queue[0])
       guard end[g] <= t || reinserted < ahead, start[g] < t else { break }
@@ -114,7 +122,7 @@ public final class _StaggeredWindows: _WindowPolicy {
       // 6,460 instructions a re-bound, against window-grid's 1,590 a group; entry 91).
       rebounds &+= 1
       let e = t + length * (1 - Self.endSpread * Self._phase(rebounds))
-      _set(g, from: t, to: e, boundedTo: e, boxedTo: t + length)
+      _set(g, from: t, to: e, boundedTo: e, boxedTo: t + length, program)
       grid.move(g, to: box[g])
       _siftDown(0, moving)
       reinserted += 1
@@ -181,9 +189,13 @@ public final class _StaggeredWindows: _WindowPolicy {
     var extent = groups.hull[0]
     var size = 0.0
     var sized = 0
+    // The scene's changes taken in before its animations are read (a change may compile them
+    // anew); the bounds below then find nothing more to take in.
+    motion.resynchronize()
+    let program = motion.scene.animations
     for g in 1..<Swift.max(count, 1) {
       let e = animated ? t + length * (0.1 + 0.9 * Self._phase(g)) : .infinity
-      _set(g, from: t, to: e, boundedTo: animated ? e : t, boxedTo: animated ? t + length : t)
+      _set(g, from: t, to: e, boundedTo: animated ? e : t, boxedTo: animated ? t + length : t, program)
       let b = box[g]
       order.append((e, Int32(g)))
       if b.isFiniteAndNonEmpty {

@@ -30,8 +30,10 @@ final class WindowBounds {
     motion.animated = animated
     let end = animated ? t1 : t0
     var unbounded = 0
+    // Read once a window (a class reference read from the scene's variable is retained).
+    let program = motion.scene.animations
     slot.fill(groups) { g in
-      let (b, lost, exactWithin) = motion._linearWhereExact(groups, g, from: t0, to: end)
+      let (b, lost, exactWithin) = motion._linearWhereExact(groups, g, from: t0, to: end, program)
       if lost { unbounded += 1 }
       return (b, exactWithin)
     }
@@ -43,11 +45,11 @@ extension MotionBounds {
   /// Group g's window box over [t, end]: where its root and members can be at any time of it
   /// (its root's box, its ancestors computed for the window on the way, and its members'
   /// region); and whether its root could not be bounded. Every time-aware rule's window box.
-  @inline(__always) func _windowBox(_ groups: MotionGroups, _ g: Int, from t: Double, to end: Double) -> (
-    box: Box, unbounded: Bool
-  ) {
+  @inline(__always) func _windowBox(
+    _ groups: MotionGroups, _ g: Int, from t: Double, to end: Double, _ program: FrozenAnimationProgram
+  ) -> (box: Box, unbounded: Bool) {
     let r = Int(groups.root[g])
-    let (root, region) = box(of: r, region: groups.hull[g], from: t, to: end)
+    let (root, region) = box(of: r, region: groups.hull[g], from: t, to: end, program)
     return (root.union(region), isUnbounded(r))
   }
 
@@ -61,29 +63,31 @@ extension MotionBounds {
   /// may be taken over a longer `span` from t (it then holds the window too): groups bounded
   /// over windows from one time that end apart, boxed over one span, have their moving
   /// ancestors bounded once, not once a group (the window's own lines stay the tighter).
+  /// `program` is the scene's animations, read by the caller once for many groups.
   @inline(__always) func _linearWhereExact(
-    _ groups: MotionGroups, _ g: Int, from t: Double, to end: Double, boxedTo span: Double? = nil
+    _ groups: MotionGroups, _ g: Int, from t: Double, to end: Double, boxedTo span: Double? = nil,
+    _ program: FrozenAnimationProgram
   ) -> (bounds: LinearBox, unbounded: Bool, exactWithin: Double) {
-    if end.isFinite, let (b, exactWithin) = _exactLines(groups, g, from: t, to: end) {
+    if end.isFinite, let (b, exactWithin) = _exactLines(groups, g, from: t, to: end, program) {
       return (b, false, exactWithin)
     }
     // Only a root under moving ancestors has them to share (others keep their own window's
     // box, tighter where the span is longer).
     let shared = span.map { Swift.max($0, end) } ?? end
     let (b, unbounded) = _windowBox(
-      groups, g, from: t, to: movesWithParent(Int(groups.root[g])) ? shared : end)
+      groups, g, from: t, to: movesWithParent(Int(groups.root[g])) ? shared : end, program)
     return (LinearBox(start: b, end: b), unbounded, .infinity)
   }
 
   /// Group g's exact lines over [t, end] (`linearBounds` of its root and members' region), nil
   /// where it has none or an ancestor clips; and their `exactWithin` where its root is a lean
   /// root decided by its world box alone (`MotionGroups.boxAlone`), else infinity.
-  @inline(__always) func _exactLines(_ groups: MotionGroups, _ g: Int, from t: Double, to end: Double) -> (
-    LinearBox, Double
-  )? {
+  @inline(__always) func _exactLines(
+    _ groups: MotionGroups, _ g: Int, from t: Double, to end: Double, _ program: FrozenAnimationProgram
+  ) -> (LinearBox, Double)? {
     let r = Int(groups.root[g])
     guard end > t, isUnclipped(r),
-      let b = linearBounds(of: r, region: groups.hull[g], from: t, to: end)
+      let b = linearBounds(of: r, region: groups.hull[g], from: t, to: end, program)
     else { return nil }
     return (LinearBox(start: b.start, end: b.end), groups.boxAlone[g] ? b.exactWithin : .infinity)
   }
