@@ -247,4 +247,30 @@ import Testing
     let seen = try #require(length.buildClockSeconds)
     #expect(abs(seen - clock) < 1e-6, "pace \(pace): \(seen)")
   }
+
+  /// The next hand-over's frame is expected at the pace of the last window's frames, rounded
+  /// up to the first frame whose clock reaches it, from the last frame's start (what the
+  /// builder sleeps until: `BackgroundWorker.post(nextExpectedAt:)`); unknown before a window
+  /// has ended.
+  @Test(arguments: [0.5, 1.0, 4.0])
+  func theNextHandoverIsExpectedAtTheFramesPace(pace: Double) {
+    var length = WindowLength(pinned: nil)
+    let step = 1.0 / 120
+    var wall: UInt64 = 1_000_000
+    let wallStep = UInt64(step / pace * 1e9)
+    length.frameStarted(wall: wall, clock: 0)
+    #expect(length.expectedStart(ofClock: 0.1) == 0)
+    for f in 1...12 {
+      wall += wallStep
+      length.frameStarted(wall: wall, clock: Double(f) * step)
+    }
+    length.windowEnded(lastBuild: 1_000_000, endedSeconds: 0.1)
+    // The last frame started at clock 0.1 (frame 12); a hand-over at 0.125 + a little is
+    // reached by frame 16, four steps on.
+    let expected = length.expectedStart(ofClock: 12 * step + 3.5 * step)
+    let four = Double(wall) + 4 * Double(wallStep)
+    #expect(abs(Double(expected) - four) < 1_000, "pace \(pace): \(expected) against \(four)")
+    // Behind the last frame: not ahead, unknown.
+    #expect(length.expectedStart(ofClock: 0.05) == 0)
+  }
 }

@@ -13,7 +13,20 @@ import Tracing
 /// (`WindowBuilder`'s thread). The work is set once; posting hands nothing over but a
 /// generation count (what to do is left in the owner's fields before posting), so a post
 /// allocates nothing. The thread is counted by the allocation counters.
+///
+/// A post may say when the next one is expected (a window's hand-over, known a window ahead):
+/// the thread then sleeps until that time and looks for the post itself, a few times a
+/// `pollNanoseconds` apart, before it parks. So the post that comes then wakes nobody: waking a
+/// parked thread is a system call that cost the posting frame 5-10 us on this virtual machine,
+/// every window's hand-over frame (docs/optimisation-log.md entry 97). A post wakes the thread
+/// only where it is parked, or sleeping until more than `slackNanoseconds` after the post.
 final class BackgroundWorker: @unchecked Sendable {
+  /// How long after its expected time a post may wait for the thread to find it.
+  static let slackNanoseconds: UInt64 = 500_000
+  /// How often a thread whose post is late looks for it, and how many times before it parks.
+  static let pollNanoseconds: UInt64 = 250_000
+  static let polls = 3
+
   private let work: () -> Void
   private let posted = Atomic<Int>(0)
   private let finished = Atomic<Int>(0)
@@ -32,11 +45,26 @@ final class BackgroundWorker: @unchecked Sendable {
   static let nice: Int32 = 10
   /// The nice value its thread runs at (`Int32.min` until the thread has started).
   let threadNice = Atomic<Int32>(Int32.min)
+  /// Guarded by the mutex: when the post after the last one is expected (monotonic
+  /// nanoseconds, 0: not known); until when the thread sleeps waiting for it (0: it is not
+  /// sleeping timed); whether it is parked until woken.
+  private var expectedPost: UInt64 = 0
+  private var sleepsUntil: UInt64 = 0
+  private var parked = false
+  /// Posts that woke the thread, and posts it found by itself (guarded by the mutex; read by
+  /// tests to show both paths ran).
+  private(set) var _wakingPosts = 0
+  private(set) var _foundPosts = 0
 
   init(_ work: @escaping () -> Void) {
     self.work = work
     pthread_mutex_init(mutex, nil)
-    pthread_cond_init(wake, nil)
+    // Timed sleeps by the monotonic clock, the clock a post's expected time is read from.
+    var attributes = pthread_condattr_t()
+    pthread_condattr_init(&attributes)
+    pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+    pthread_cond_init(wake, &attributes)
+    pthread_condattr_destroy(&attributes)
     pthread_cond_init(done, nil)
     let context = Unmanaged.passUnretained(self).toOpaque()
     pthread_create(
@@ -83,8 +111,9 @@ final class BackgroundWorker: @unchecked Sendable {
   var isIdle: Bool { finished.load(ordering: .acquiring) == posted.load(ordering: .relaxed) }
 
   /// Runs the work once more on the thread (after the running one, if any, has finished: the
-  /// caller waits first).
-  func post() {
+  /// caller waits first). `nextExpectedAt` (monotonic nanoseconds; 0: not known) is when the
+  /// post after this one is expected: the thread sleeps until then after this work.
+  func post(nextExpectedAt: UInt64 = 0) {
     wait()
     // Not counted by `run --instructions` either: waking a parked thread takes more
     // instructions than posting to one still running, and which it is follows the host.
@@ -92,8 +121,23 @@ final class BackgroundWorker: @unchecked Sendable {
     defer { hitbench_count_resume(paused) }
     pthread_mutex_lock(mutex)
     posted.add(1, ordering: .releasing)
-    pthread_cond_broadcast(wake)
+    expectedPost = nextExpectedAt
+    // A thread that is not waiting (between its work and its wait: it looks under the mutex
+    // before it sleeps) or sleeping until soon finds the post by itself.
+    if parked || sleepsUntil > Clocks.monotonicNanoseconds() &+ Self.slackNanoseconds {
+      _wakingPosts += 1
+      pthread_cond_broadcast(wake)
+    } else {
+      _foundPosts += 1
+    }
     pthread_mutex_unlock(mutex)
+  }
+
+  /// The post counts, read under the mutex.
+  var _postCounts: (waking: Int, found: Int) {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return (_wakingPosts, _foundPosts)
   }
 
   /// Returns when the work posted last has finished (at once when it has).
@@ -111,8 +155,23 @@ final class BackgroundWorker: @unchecked Sendable {
     var seen = 0
     while true {
       pthread_mutex_lock(mutex)
+      let expected = expectedPost
+      var polls = 0
       while posted.load(ordering: .acquiring) == seen && !stopping.load(ordering: .acquiring) {
-        pthread_cond_wait(wake, mutex)
+        let now = Clocks.monotonicNanoseconds()
+        if expected > 0 && (now < expected || polls < Self.polls) {
+          // Asleep until the post is expected, then looking for it a poll apart.
+          if now >= expected { polls += 1 }
+          sleepsUntil = now < expected ? expected : now &+ Self.pollNanoseconds
+          var until = timespec(
+            tv_sec: Int(sleepsUntil / 1_000_000_000), tv_nsec: Int(sleepsUntil % 1_000_000_000))
+          _ = pthread_cond_timedwait(wake, mutex, &until)
+          sleepsUntil = 0
+        } else {
+          parked = true
+          pthread_cond_wait(wake, mutex)
+          parked = false
+        }
       }
       pthread_mutex_unlock(mutex)
       if stopping.load(ordering: .acquiring) { return }

@@ -41,14 +41,17 @@ final class WindowBuilder<Index: MotionIndex>: @unchecked Sendable, SceneBackgro
   var isIdle: Bool { worker?.isIdle ?? true }
 
   /// Starts building `slot` for the window [start, end) on the builder's thread. The slot is
-  /// the builder's until `wait` returns.
-  func post(_ slot: WindowSlot<Index>, from start: Double, to end: Double, animated: Bool) {
+  /// the builder's until `wait` returns. `nextExpectedAt` (monotonic nanoseconds, 0: not known):
+  /// when the next post is expected (`BackgroundWorker.post`).
+  func post(
+    _ slot: WindowSlot<Index>, from start: Double, to end: Double, animated: Bool, nextExpectedAt: UInt64 = 0
+  ) {
     wait()
     self.slot = slot
     self.start = start
     self.end = end
     self.animated = animated
-    worker?.post()
+    worker?.post(nextExpectedAt: nextExpectedAt)
   }
 
   /// Returns when no build is running (at once when none is).

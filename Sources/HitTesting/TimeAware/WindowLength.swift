@@ -134,9 +134,27 @@ struct WindowLength {
     if _lastWall > 0 && wall > _lastWall && clock > _lastClock && clock - _lastClock < 1 {
       wallNanoseconds &+= wall &- _lastWall
       clockSeconds += clock - _lastClock
+      frameStep = clock - _lastClock
     }
     _lastWall = wall
     _lastClock = clock
+  }
+
+  /// The clock time the last frame advanced, and the clock seconds per wall second of the
+  /// frames of the last window ended (0: not measured).
+  var frameStep = 0.0
+  var lastPace = 0.0
+
+  /// When (monotonic nanoseconds) the first frame whose clock reaches `clock` is expected to
+  /// start, from the last frame's start and the pace of the last window's frames; 0 where that
+  /// is not known (no pace measured, or not ahead).
+  func expectedStart(ofClock clock: Double) -> UInt64 {
+    guard lastPace > 0, frameStep > 0, _lastWall > 0, clock > _lastClock else { return 0 }
+    // Frames advance the clock a step at a time: the first at or past `clock`.
+    let reached = _lastClock + ((clock - _lastClock) / frameStep).rounded(.up) * frameStep
+    let wall = (reached - _lastClock) / lastPace * 1e9
+    guard wall.isFinite, wall < 1e12 else { return 0 }
+    return _lastWall &+ UInt64(wall)
   }
 
   /// Starts counting a window's frames, queries and times afresh.
@@ -165,6 +183,7 @@ struct WindowLength {
     // frames that fell behind catch up after, and a window after slow frames, built as if the
     // clock would stay slow, made the next frame wait (docs/optimisation-log.md, entry 56).
     let pace = wallNanoseconds > 0 && clockSeconds > 0 ? clockSeconds / (Double(wallNanoseconds) / 1e9) : 1
+    lastPace = wallNanoseconds > 0 && clockSeconds > 0 ? pace : 0
     let buildClock = Double(lastBuild) / 1e9 * Swift.max(pace, 1)
     if buildsInBackground { buildClockSeconds = buildClock }
     if let pinned {

@@ -117,7 +117,11 @@ public final class _WindowsAhead<Index: MotionIndex>: _WindowPolicy {
     postedStart = handover
     postedHandover = handover + length.seconds
     postedEnd = postedHandover + length.overlapSeconds(from: postedStart, now: now, built: false)
-    builder.post(back, from: postedStart, to: postedEnd, animated: true)
+    // The next post is at the frame that reaches the front window's hand-over (this one's
+    // start).
+    builder.post(
+      back, from: postedStart, to: postedEnd, animated: true,
+      nextExpectedAt: length.expectedStart(ofClock: postedStart))
     backPosted = true
   }
 
