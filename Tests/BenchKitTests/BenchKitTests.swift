@@ -107,8 +107,25 @@ import Testing
     let grid = results.first { $0.strategy == "grid" }
     let timed = results.first { $0.strategy == "window-grid" }
     #expect(grid?.frames == 12)
-    #expect((timed?.frames ?? 0) >= 90 && (timed?.frames ?? .max) <= 12 * RunConfiguration.longestRunFactor)
+    #expect((timed?.frames ?? 0) >= 90 && (timed?.frames ?? .max) <= c.longestFrames)
     #expect((timed?.windowsHeld ?? 0) >= 3)
+  }
+
+  /// A run asked to hold windows may run as long as that many of the longest windows take
+  /// (an idle screen's 4 s windows: 3 need 1,440 frames at 120 Hz, past ten times 120; with
+  /// the cap at ten times, idle's stagger-grid held 2.5), and ten times its frames otherwise.
+  @Test func aRunMayHoldTheLongestWindows() {
+    var c = RunConfiguration()
+    c.frames = 120
+    #expect(c.longestFrames == 120)
+    c.windowsAtLeast = 3
+    #expect(c.longestFrames == 120 + 1_440)
+    c.frames = 400
+    #expect(c.longestFrames == 4_000)
+    // A pinned window: as many frames as that many of it take.
+    c.frames = 12
+    c.windowSeconds = 0.5
+    #expect(c.longestFrames == 12 + 180)
   }
 
   /// (Allocations are checked in a process of their own: `SteadyStateTests`.)

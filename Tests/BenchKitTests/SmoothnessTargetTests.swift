@@ -36,6 +36,20 @@ import Testing
     #expect(try verdict(smooth, control: smooth).status == .met)
   }
 
+  /// The control is found whatever its thread count: a time-aware strategy builds no frame and
+  /// reports one thread, the grid beside it the run's two (the time-aware suite's default). It
+  /// fails, the target not measured, when the control must have the result's thread count.
+  @Test func theControlIsTheRunsWhateverItsThreads() throws {
+    var timed = try BlockBootstrapTests.result("window-grid", Self.spiky(10_000, spike: 3.1, every: 25), turns: 3)
+    timed.threads = 1
+    var grid = try BlockBootstrapTests.result("grid", Self.spiky(100_000, spike: 7, every: 20), turns: 3)
+    grid.threads = 2
+    let verdict = Target.everyWithinOrControl(
+      "t", ResultQuery(strategy: "window-grid"), .frameNsP99, atMost: 1.5, of: .frameNsMean, control: "grid"
+    ).evaluate([timed, grid])
+    #expect(verdict.status == .met, "\(verdict.measured)")
+  }
+
   /// The threads suite's CPU target: a result against the same result built on one thread.
   /// A second thread's frames 1.2x a single thread's meet a 2x limit, 3x ones do not, and a
   /// result with no single-thread counterpart leaves the target unmeasured; the worst pair is

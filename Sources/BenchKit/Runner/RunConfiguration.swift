@@ -62,11 +62,20 @@ public struct RunConfiguration: Sendable {
   /// in advance holds a given number of windows, and a run shorter than a window or two never
   /// shows its re-index in the mean or the p99.
   public var windowsAtLeast = 0.0
-  /// How far `windowsAtLeast` may lengthen a run: this many times `frames`.
+  /// How far `windowsAtLeast` may lengthen a run: this many times `frames`, or as many frames
+  /// as that many windows of the longest length take (`StrategyOptions.longestWindowSeconds`).
   public static let longestRunFactor = 10
-  /// The most measured frames a strategy runs: `frames`, or `longestRunFactor` times it when
-  /// `windowsAtLeast` is set.
-  public var longestFrames: Int { windowsAtLeast > 0 ? frames * Self.longestRunFactor : frames }
+  /// The most measured frames a strategy runs: `frames`, or when `windowsAtLeast` is set,
+  /// `longestRunFactor` times it and at least enough more for that many of the longest windows
+  /// the run can have (the pinned length, else a still screen's 4 s: 3 of those are 1,440
+  /// frames at 120 Hz, past 10 x 120).
+  public var longestFrames: Int {
+    guard windowsAtLeast > 0 else { return frames }
+    let window = windowSeconds ?? StrategyOptions.longestWindowSeconds
+    let longest = (windowsAtLeast * window * fps).rounded(.up)
+    guard longest.isFinite, longest < 1e8 else { return frames * Self.longestRunFactor }
+    return Swift.max(frames * Self.longestRunFactor, frames + Int(longest))
+  }
   /// The frame budget: a frame longer than this is counted over budget (8.33 ms: 120 Hz).
   public var budgetNs = 1e9 / 120
   /// Frames start at their clock times in wall time (`FrameLoop.realTime`), or back to back.

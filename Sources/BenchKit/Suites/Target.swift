@@ -277,7 +277,14 @@ extension Target {
     let (ratio, interval) = metric._ownRatio(to: reference)
     // The control's ratio, or past the factor.
     let limit: @Sendable (Measurement) -> Double = { Swift.max(factor, ratio($0)) }
-    return _everyAgainst(name, query, counterpart: { ResultQuery.counterpart(of: $0, strategy: control) }) { m, c in
+    // On any thread count: a strategy that builds no frame reports one thread, the rebuild
+    // control the run's (both cores by default).
+    let counterpart: @Sendable (Measurement) -> ResultQuery = {
+      var q = ResultQuery.counterpart(of: $0, strategy: control)
+      q.threads = nil
+      return q
+    }
+    return _everyAgainst(name, query, counterpart: counterpart) { m, c in
       let ci = interval(c)
       let lowLimit = Swift.max(factor, ci?.low ?? ratio(c))
       let highLimit = Swift.max(factor, ci?.high ?? ratio(c))

@@ -11,6 +11,9 @@ public struct StrategyOptions: Sendable, Hashable {
   /// instead of waiting. 0 by default: bounds over a longer span cost every query (a quarter
   /// more span, about a third more instructions a query on particles: docs/time-aware.md).
   public var windowOverlap: Double
+  /// The longest window a time-aware strategy's length chosen by cost reaches, in seconds (a
+  /// still screen's): a run asked to hold N windows may need N of them.
+  public static let longestWindowSeconds = 4.0
 
   public init(windowSeconds: Double? = nil, windowCost: WindowCost = .wall, windowOverlap: Double = 0) {
     self.windowSeconds = windowSeconds

@@ -78,7 +78,7 @@ struct WindowLength {
   var buildClockSeconds: Double?
 
   static let minimum = 1.0 / 60
-  static let maximum = 4.0
+  static let maximum = StrategyOptions.longestWindowSeconds
   static let nanosecondsPerCandidate = 60.0
   static let nanosecondsPerEntry = 2.0
   /// What a background build's time counts for against the frames' own work when the cost is
