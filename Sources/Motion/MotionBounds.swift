@@ -278,7 +278,7 @@ public final class MotionBounds {
   /// for every group of a window: read from the scene's variable, a class reference, it is
   /// retained and released for each call (docs/optimisation-log.md entry 96).
   package func linearBounds(
-    of m: Int, region: Box? = nil, from t0: Double, to t1: Double, _ program: FrozenAnimationProgram
+    of m: Int, region: Box?, from t0: Double, to t1: Double, _ program: FrozenAnimationProgram
   ) -> (start: Box, end: Box, exactWithin: Double)? {
     guard animated, piecewiseLinear[m], t1 > t0 else { return nil }
     let reuse = reusesPieces && translates[m]
@@ -738,7 +738,7 @@ public final class MotionBounds {
   public func box(of m: Int, region: Box, from t0: Double, to t1: Double) -> (box: Box, region: Box) {
     // (Synchronized first: a scene change may compile its animations anew.)
     _synchronize()
-    return box(of: m, region: region, from: t0, to: t1, scene.animations)
+    return _box(of: m, region: region, from: t0, to: t1, scene.animations)
   }
 
   /// The same with the scene's animations read by the caller (as `linearBounds`' variant), after
@@ -750,6 +750,13 @@ public final class MotionBounds {
     #if HITBENCH_INTERNAL_CHECKS
       precondition(program === scene.animations, "motion bounds: the animations read before a scene change")
     #endif
+    return _box(of: m, region: region, from: t0, to: t1, program)
+  }
+
+  /// Both `box(of:region:from:to:)`s once the scene's changes are taken in.
+  @inline(__always) func _box(
+    of m: Int, region: Box, from t0: Double, to t1: Double, _ program: FrozenAnimationProgram
+  ) -> (box: Box, region: Box) {
     let window = Interval(Swift.min(t0, t1), Swift.max(t0, t1))
     if window != _lastWindow {
       _lastWindow = window

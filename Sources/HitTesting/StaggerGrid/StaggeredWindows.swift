@@ -70,6 +70,14 @@ public final class _StaggeredWindows: _WindowPolicy {
   /// members' region; a window box over [t0, `boxedTo`], the span the frame's groups share), by
   /// window-grid's rule (`MotionBounds._linearWhereExact`), with its key's `exactWithin` (the
   /// grid is the caller's).
+  /// The scene's animations for a frame's re-bounds (`_set`), read once after the scene's
+  /// changes are taken in (a change may compile them anew); the bounds then find nothing more
+  /// to take in.
+  func _synchronizedAnimations() -> FrozenAnimationProgram {
+    motion.resynchronize()
+    return motion.scene.animations
+  }
+
   /// `program` is the scene's animations, read once for the frame's re-bounds.
   @inline(__always) func _set(
     _ g: Int, from t0: Double, to t1: Double, boundedTo last: Double, boxedTo span: Double,
@@ -105,10 +113,7 @@ public final class _StaggeredWindows: _WindowPolicy {
     let share = dt > 0 && length > 0 ? Swift.min(dt / length, 1) : 0
     let ahead = share > 0 ? Int((Double(moving) * share).rounded(.up)) : 0
     var reinserted = 0
-    // The scene's changes taken in before its animations are read (a change may compile them
-    // anew); the bounds below then find nothing more to take in.
-    motion.resynchronize()
-    let program = motion.scene.animations
+    let program = _synchronizedAnimations()
     while reinserted < moving {
       let g = Int(queue[0])
       guard end[g] <= t || reinserted < ahead, start[g] < t else { break }
@@ -189,10 +194,7 @@ public final class _StaggeredWindows: _WindowPolicy {
     var extent = groups.hull[0]
     var size = 0.0
     var sized = 0
-    // The scene's changes taken in before its animations are read (a change may compile them
-    // anew); the bounds below then find nothing more to take in.
-    motion.resynchronize()
-    let program = motion.scene.animations
+    let program = _synchronizedAnimations()
     for g in 1..<Swift.max(count, 1) {
       let e = animated ? t + length * (0.1 + 0.9 * Self._phase(g)) : .infinity
       _set(g, from: t, to: e, boundedTo: animated ? e : t, boxedTo: animated ? t + length : t, program)

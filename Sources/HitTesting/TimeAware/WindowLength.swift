@@ -182,8 +182,9 @@ struct WindowLength {
     // less when they fall behind it. Never less than 1 for what a build takes of the clock:
     // frames that fell behind catch up after, and a window after slow frames, built as if the
     // clock would stay slow, made the next frame wait (docs/optimisation-log.md, entry 56).
-    let pace = wallNanoseconds > 0 && clockSeconds > 0 ? clockSeconds / (Double(wallNanoseconds) / 1e9) : 1
-    lastPace = wallNanoseconds > 0 && clockSeconds > 0 ? pace : 0
+    let paced = wallNanoseconds > 0 && clockSeconds > 0
+    let pace = paced ? clockSeconds / (Double(wallNanoseconds) / 1e9) : 1
+    lastPace = paced ? pace : 0
     let buildClock = Double(lastBuild) / 1e9 * Swift.max(pace, 1)
     if buildsInBackground { buildClockSeconds = buildClock }
     if let pinned {
