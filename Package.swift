@@ -171,7 +171,7 @@ let package = Package(
       name: "HitTestingTests",
       dependencies: [
         "HitTesting", "LayerModel", "Presentation", "SceneFormat", "Scenes", "Verification", "BenchKit", "Allocations",
-        "Clocks",
+        "Clocks", "CThreads",
         "TestSupport",
       ],
       swiftSettings: checked),

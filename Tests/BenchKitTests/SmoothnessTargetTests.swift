@@ -50,6 +50,39 @@ import Testing
     #expect(verdict.status == .met, "\(verdict.measured)")
   }
 
+  /// A verdict not met names a result that misses: beside a result whose p99 is far above
+  /// its mean on a few frames (the worst ratio, but its interval reaching below the limit:
+  /// undecided), the one whose every frame stays 3x in 25 is the one named, with the counts.
+  /// Naming the worst ratio instead (as before) names the undecided one: fails.
+  @Test func aMissedVerdictNamesAResultThatMisses() throws {
+    func result(_ name: String, _ frames: [Double], queries: Int) throws -> BenchKit.Measurement {
+      var m = try BlockBootstrapTests.result(name, frames, turns: 3)
+      m.queriesPerFrame = queries
+      return m
+    }
+    // Five spikes of 40x in 400 frames: a p99 of 40x the base in this run, of the base in a
+    // resampled run with fewer than five.
+    let rare = (0..<400).map { [57, 141, 233, 301, 377].contains($0) ? 400_000.0 : 10_000 }
+    let results = [
+      try result("window-grid", rare, queries: 1),
+      try result("window-grid", Self.spiky(10_000, spike: 3.1, every: 25), queries: 1000),
+      try result("grid", Self.spiky(100_000, spike: 1.05, every: 25), queries: 1),
+      try result("grid", Self.spiky(100_000, spike: 1.05, every: 25), queries: 1000),
+    ]
+    let verdict = Target.everyWithinOrControl(
+      "t", ResultQuery(strategy: "window-grid"), .frameNsP99, atMost: 1.5, of: .frameNsMean, control: "grid"
+    ).evaluate(results)
+    #expect(verdict.status == .notMet, "\(verdict.measured)")
+    #expect(verdict.measured.contains("Q = 1000)"), "\(verdict.measured)")
+    #expect(verdict.measured.contains("; 1 not met; 1 undecided"), "\(verdict.measured)")
+    let every = Target.everyWithin(
+      "t", ResultQuery(strategy: "window-grid"), .frameNsP99, atMost: 1.5, of: .frameNsMean
+    )
+    .evaluate(results)
+    #expect(every.status == .notMet, "\(every.measured)")
+    #expect(every.measured.contains("Q = 1000)"), "\(every.measured)")
+  }
+
   /// The threads suite's CPU target: a result against the same result built on one thread.
   /// A second thread's frames 1.2x a single thread's meet a 2x limit, 3x ones do not, and a
   /// result with no single-thread counterpart leaves the target unmeasured; the worst pair is

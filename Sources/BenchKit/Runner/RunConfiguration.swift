@@ -57,7 +57,7 @@ public struct RunConfiguration: Sendable {
   /// How far past its hand-over a time-aware window's bounds reach, as a share of its length.
   public var windowOverlap = StrategyOptions().windowOverlap
   /// A time-aware strategy's run goes on past `frames` until its measured frames hold this
-  /// many whole windows, up to `longestRunFactor` times `frames` (0: exactly `frames`). The
+  /// many whole windows, up to `longestFrames` (0: exactly `frames`). The
   /// window length is chosen by cost as the run goes (long at small Q), so no frame count set
   /// in advance holds a given number of windows, and a run shorter than a window or two never
   /// shows its re-index in the mean or the p99.
@@ -155,7 +155,7 @@ public struct RunConfiguration: Sendable {
     let perFrame = queries.max() ?? 0
     let (total, overflow) = (warmup + longestFrames).multipliedReportingOverflow(by: perFrame)
     guard overflow || total > Self.pointLimit else { return nil }
-    let lengthened = windowsAtLeast > 0 ? " (\(Self.longestRunFactor)x with --min-windows)" : ""
+    let lengthened = windowsAtLeast > 0 ? " (lengthened to \(longestFrames) by --min-windows)" : ""
     return "--frames (\(frames))\(lengthened) plus --warmup (\(warmup)) times --queries (\(perFrame)) asks for "
       + "\(overflow ? "more than 2^63" : String(total)) points; the limit is \(Self.pointLimit) (1 GiB of points)"
   }

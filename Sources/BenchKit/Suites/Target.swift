@@ -319,7 +319,8 @@ extension Target {
   /// same run): each pair judged by `judge` (its status, and a score the worst pair has most
   /// of), the target met when every pair meets it, not met when one misses it, else undecided;
   /// a result without a counterpart leaves the target missing, not skipped. `describe` states
-  /// the worst pair and the number of results; the count of undecided results follows.
+  /// the worst pair (of those that miss, where some do) and the number of results; the counts
+  /// of results missed and undecided follow.
   static func _everyAgainst(
     _ name: String, _ query: ResultQuery, counterpart: @escaping @Sendable (Measurement) -> ResultQuery,
     judge: @escaping @Sendable (Measurement, Measurement) -> (status: TargetVerdict.Status, score: Double),
@@ -328,7 +329,10 @@ extension Target {
     Target(name) { results in
       let all = results.filter(query.matches)
       guard !all.isEmpty else { return .missing(query.label) }
+      // The worst pair, and the worst of those that miss: a verdict not met names a pair that
+      // misses, not a worse-scored one whose interval only reaches past the limit.
       var worst: (score: Double, m: Measurement, c: Measurement)?
+      var worstMissed: (score: Double, m: Measurement, c: Measurement)?
       var statuses: [TargetVerdict.Status] = []
       for m in all {
         let pair = counterpart(m)
@@ -336,19 +340,18 @@ extension Target {
         let (status, score) = judge(m, c)
         statuses.append(status)
         if worst == nil || score > worst!.score { worst = (score, m, c) }
+        if status == .notMet && (worstMissed == nil || score > worstMissed!.score) { worstMissed = (score, m, c) }
       }
-      let w = worst!
-      let undecided = statuses.filter { $0 == .undecided }.count
-      return TargetVerdict(
-        TargetVerdict.all(statuses), describe(w.m, w.c, all.count) + (undecided > 0 ? "; \(undecided) undecided" : ""))
+      let w = worstMissed ?? worst!
+      return TargetVerdict(TargetVerdict.all(statuses), describe(w.m, w.c, all.count) + _counts(statuses))
     }
   }
 
   /// A target over every result matching `query`: each result's `value` judged by `meets` on
   /// its `interval` (`TargetVerdict.status`), the target met when every result meets it, not
   /// met when one misses it, else undecided. `describe` states the worst `value` (the largest,
-  /// or the smallest), the number of results, the worst result and its interval; the count of
-  /// undecided results follows.
+  /// or the smallest; of the results that miss, where some do), the number of results, that
+  /// result and its interval; the counts of results missed and undecided follow.
   static func _every(
     _ name: String, _ query: ResultQuery, _ value: @escaping @Sendable (Measurement) -> Double,
     interval: @escaping @Sendable (Measurement) -> Interval?, largestIsWorst: Bool,
@@ -357,14 +360,22 @@ extension Target {
   ) -> Target {
     Target(name) { results in
       let all = results.filter(query.matches)
-      let worst = largestIsWorst ? all.max { value($0) < value($1) } : all.min { value($0) < value($1) }
-      guard let worst else { return .missing(query.label) }
+      guard !all.isEmpty else { return .missing(query.label) }
       let statuses = all.map { TargetVerdict.status(value($0), interval($0), meets: meets) }
-      let undecided = statuses.filter { $0 == .undecided }.count
+      // The worst result, or where some miss, the worst of those (as `_everyAgainst`).
+      let missed = zip(all, statuses).filter { $0.1 == .notMet }.map(\.0)
+      let named = missed.isEmpty ? all : missed
+      let worst = (largestIsWorst ? named.max { value($0) < value($1) } : named.min { value($0) < value($1) })!
       return TargetVerdict(
-        TargetVerdict.all(statuses),
-        describe(value(worst), all.count, worst, interval(worst)) + (undecided > 0 ? "; \(undecided) undecided" : ""))
+        TargetVerdict.all(statuses), describe(value(worst), all.count, worst, interval(worst)) + _counts(statuses))
     }
+  }
+
+  /// How many results missed and were undecided, after a verdict's worst result.
+  static func _counts(_ statuses: [TargetVerdict.Status]) -> String {
+    let missed = statuses.filter { $0 == .notMet }.count
+    let undecided = statuses.filter { $0 == .undecided }.count
+    return (missed > 0 ? "; \(missed) not met" : "") + (undecided > 0 ? "; \(undecided) undecided" : "")
   }
 
   /// How a verdict names its worst result.

@@ -102,8 +102,9 @@ enum RunCommand {
       expected: "a number from 0 to 1", parse: ArgumentValues.number(in: 0...1))
     p.option(
       "--min-windows", \.config.windowsAtLeast, valueName: "N",
-      help: "time-aware strategies run past --frames (up to \(RunConfiguration.longestRunFactor)x) until their "
-        + "measured frames hold N whole windows (default 0: exactly --frames; the time-aware suite sets 3)",
+      help: "time-aware strategies run past --frames until their measured frames hold N whole windows (up to "
+        + "\(RunConfiguration.longestRunFactor)x --frames, or N of the longest windows, 4 s unless --window pins "
+        + "them; default 0: exactly --frames; the time-aware suite sets 3)",
       expected: "a number from 0 to 100", parse: ArgumentValues.number(in: 0...100))
     p.option(
       "--pacing", \.config.pacing, valueName: "P",

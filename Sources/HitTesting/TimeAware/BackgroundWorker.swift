@@ -2,6 +2,7 @@ import Allocations
 import CCallgrind
 import CThreads
 import Clocks
+import Presentation
 import Synchronization
 import Tracing
 
@@ -43,6 +44,9 @@ final class BackgroundWorker: @unchecked Sendable {
   /// The builder thread's nice value: a tenth of a frame thread's share of a core when both
   /// want one.
   static let nice: Int32 = 10
+  /// Whether its thread runs on the second CPU the process may use, never on the first, where
+  /// the frame's thread runs (`HITBENCH_BACKGROUND_PIN=0`: anywhere, as before entry 98).
+  static let pinsThread = BuildTuning.integer("HITBENCH_BACKGROUND_PIN", default: 1) != 0
   /// The nice value its thread runs at (`Int32.min` until the thread has started).
   let threadNice = Atomic<Int32>(Int32.min)
   /// Guarded by the mutex: when the post after the last one is expected (monotonic
@@ -79,6 +83,14 @@ final class BackgroundWorker: @unchecked Sendable {
         // query a frame; docs/optimisation-log.md, entry 58). With a core to itself it runs as
         // before.
         _ = hitbench_lower_current_thread_priority(BackgroundWorker.nice)
+        // Off the frame's core: where the kernel placed it beside the frame's thread, a nice
+        // value took it off the frame's core only once its slice (milliseconds) was done, and
+        // one frame in 30 ran its queries at a third of their speed (docs/optimisation-log.md,
+        // entry 98). The second CPU the process may use, as the build's first worker's.
+        if BackgroundWorker.pinsThread {
+          let cpu = hitbench_allowed_cpu(1)
+          if cpu >= 0 && cpu != hitbench_allowed_cpu(0) { _ = hitbench_pin_current_thread(cpu) }
+        }
         let nice = hitbench_current_thread_priority()
         worker._withUnsafeGuaranteedRef { $0.threadNice.store(nice, ordering: .releasing) }
         worker._withUnsafeGuaranteedRef { $0.record.install() }

@@ -348,12 +348,13 @@ final class BuildWorkers: @unchecked Sendable {
   }
 }
 
-/// Research settings of the build's threads, read once from the environment (for the sweep of
-/// scripts/build_threads_sweep.py; unset in every other use, which gets the measured defaults).
-enum BuildTuning {
+/// Research settings of the build's threads and the time-aware strategies' background builder,
+/// read once from the environment (for the sweep of scripts/build_threads_sweep.py and A/B runs;
+/// unset in every other use, which gets the measured defaults).
+package enum BuildTuning {
   /// The variable `name` as a non-negative integer, or `value`. Allocation-free when unset: the
   /// name is a static C string (a `String` argument is converted to a C string on the heap).
-  static func integer(_ name: StaticString, default value: Int) -> Int {
+  package static func integer(_ name: StaticString, default value: Int) -> Int {
     let cName = UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
     guard let raw = getenv(cName), let parsed = Int(String(cString: raw)), parsed >= 0 else { return value }
     return parsed
