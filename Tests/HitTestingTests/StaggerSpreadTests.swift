@@ -60,6 +60,29 @@ import Testing
     #expect(Double(most) <= 8 * mean, "a frame re-bounded \(most) groups, \(mean) on average")
   }
 
+  /// A length that shrinks is followed at once: the windows ending next are re-bounded ahead at
+  /// the new rate, though the groups re-bounded first come back to the top of the queue with
+  /// windows shorter than every other's. When the loop stopped at them, a frame re-bounded one
+  /// group, and the length's balance, reading re-bounds as free, shrank the length to the
+  /// shortest (docs/optimisation-log.md, entry 99): this fails then, 4 groups in 4 frames.
+  @Test func aShrinkingLengthIsFollowedAtOnce() throws {
+    var s = Self.attached(.particles, StrategyOptions())
+    var after: [Int] = []
+    for frame in 0..<64 {
+      // Windows of 2 s from frame 2 (none ends in the run), then of 4 frames from frame 60.
+      if frame == 2 { s.state?.length.seconds = 2 }
+      if frame == 60 { s.state?.length.seconds = 4.0 / 120 }
+      s.update(at: 1.0 + Double(frame) / 120, animated: true)
+      s.state?.windows.adaptAfter = .max
+      if frame >= 60 { after.append(s.counters.reindexed) }
+    }
+    let moving = try #require(s.state?.windows.groups.count) - 1
+    #expect(moving > 100)
+    // A quarter of the groups a frame: every window replaced within the new length.
+    #expect(after.reduce(0, +) >= moving, "\(after) re-bounded in the 4 frames after, of \(moving) groups")
+    #expect(after.allSatisfy { $0 <= moving / 4 + 1 }, "\(after): more than the rate ahead asks")
+  }
+
   /// The first length after a restart is a guess: it is reconsidered after 2, 4 and 8 frames,
   /// then every 16, and while settling grows at most 2x a step (decided every 16 frames from
   /// the start, app 10k's windows stayed 50x below the balance for 40 frames: entry 85).

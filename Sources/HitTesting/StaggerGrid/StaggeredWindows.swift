@@ -25,6 +25,8 @@ public final class _StaggeredWindows: _WindowPolicy {
   /// The moving groups in a binary min-heap by the end of their window (the next to expire at
   /// the top): windows of different lengths, as the length adapts, stay in order.
   var queue = ColumnBuffer<Int32>()
+  /// The groups re-bounded in this frame, out of the queue until every re-bound is done.
+  var rebounded = ColumnBuffer<Int32>()
   /// The clock time of the last update (an earlier one means time went backwards: restart).
   var lastTime = -Double.infinity
   let grid = LinkedBoxGrid()
@@ -59,7 +61,7 @@ public final class _StaggeredWindows: _WindowPolicy {
 
   public var memoryFootprint: Int {
     grid.memoryFootprint + start.memoryFootprint + end.memoryFootprint + line.memoryFootprint + box.memoryFootprint
-      + queue.memoryFootprint + entries.memoryFootprint
+      + queue.memoryFootprint + rebounded.memoryFootprint + entries.memoryFootprint
   }
 
   // The motion bounds take the scene's changes in as they next bound (nothing runs beside).
@@ -113,10 +115,21 @@ public final class _StaggeredWindows: _WindowPolicy {
     let share = dt > 0 && length > 0 ? Swift.min(dt / length, 1) : 0
     let ahead = share > 0 ? Int((Double(moving) * share).rounded(.up)) : 0
     var reinserted = 0
+    // The heap's first `queued` slots; the groups re-bounded this frame wait in `rebounded`
+    // until the loop is done. Sifted back in at once, a group given a length shorter than the
+    // others' (the length just shrank) came back on top and ended the loop: one re-bound a
+    // frame where `ahead` asked for thousands, so the length's balance read re-bounds as free
+    // and shrank it further, to the shortest, until the long windows ended together and every
+    // group was re-bounded every other frame (particles 10k: 3 ms updates for 20 frames;
+    // docs/optimisation-log.md, entry 99).
+    var queued = moving
     let program = _synchronizedAnimations()
-    while reinserted < moving {
+    while queued > 0 {
       let g = Int(queue[0])
-      guard end[g] <= t || reinserted < ahead, start[g] < t else { break }
+      guard end[g] <= t || reinserted < ahead else { break }
+      queued -= 1
+      queue[0] = queue[queued]
+      _siftDown(0, queued)
       // Lengths spread over the last quarter of a length (a low-discrepancy sequence over the
       // re-bounds): a bunch re-bounded in one frame then ends over a quarter of a length, and
       // less bunched each time round. Growing lengths left bunches the average rate does not
@@ -129,8 +142,13 @@ public final class _StaggeredWindows: _WindowPolicy {
       let e = t + length * (1 - Self.endSpread * Self._phase(rebounds))
       _set(g, from: t, to: e, boundedTo: e, boxedTo: t + length, program)
       grid.move(g, to: box[g])
-      _siftDown(0, moving)
+      rebounded[reinserted] = Int32(g)
       reinserted += 1
+    }
+    for k in 0..<reinserted {
+      queue[queued] = rebounded[k]
+      _siftUp(queued)
+      queued += 1
     }
     state.counters.reindexed = reinserted
     spent &+= Clocks.monotonicNanoseconds() &- t0
@@ -157,6 +175,20 @@ public final class _StaggeredWindows: _WindowPolicy {
     let x = end[Int(a)]
     let y = end[Int(b)]
     return x < y || (x == y && a < b)
+  }
+
+  /// Restores the heap above slot i after its group was placed there. O(log n); O(1) for a
+  /// window ending after its parent's (a length's end, later than most).
+  func _siftUp(_ i: Int) {
+    var i = i
+    let g = queue[i]
+    while i > 0 {
+      let parent = (i - 1) / 2
+      guard _endsBefore(g, queue[parent]) else { break }
+      queue[i] = queue[parent]
+      i = parent
+    }
+    queue[i] = g
   }
 
   /// Restores the heap below slot i after its group's window end grew. O(log n).
@@ -186,6 +218,7 @@ public final class _StaggeredWindows: _WindowPolicy {
     line.reserve(count, filling: .nothing)
     box.reserve(count, filling: .nothing)
     queue.reserve(Swift.max(moving, 1))
+    rebounded.reserve(Swift.max(moving, 1))
     entries.reserve(count)
     for g in 0..<count { entries[g] = WindowEntry(g, of: groups) }
     // The first windows: group g's ends at t + length x (0.1 + 0.9 frac(g x phi)); queued by end.
