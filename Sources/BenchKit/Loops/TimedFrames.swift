@@ -17,7 +17,7 @@ import Tracing
 /// either way.
 public enum TimedFrames {
   /// How many pairs of timings (the queries whole, then their index work alone) a result's cost
-  /// per candidate is the median of (`CandidateCosting`).
+  /// per candidate is read from, the least of each (`CandidateTimings`).
   public static let candidateCostPairs = 5
 
   /// The session of a frame strategy: per frame, build, update, queries.
@@ -181,15 +181,10 @@ public enum TimedFrames {
           if q > 0 {
             tested = Double(strategy.answerCounting(pts, into: answers)) / Double(q)
             if let costing = strategy as? CandidateCosting {
-              // A difference of two short timings (tens of microseconds at Q = 1000): one pair
-              // the host interrupted read 0 (the index alone slower than the whole), so the
-              // median of five pairs.
-              var perPair: [Double] = []
-              for _ in 0..<TimedFrames.candidateCostPairs {
-                let (n, ns) = costing.costOfCandidates(pts)
-                if n > 0 { perPair.append(Double(ns) / Double(n)) }
-              }
-              perCandidate = perPair.isEmpty ? 0 : Summary.percentile(perPair.sorted(), 0.5)
+              // A difference of two short timings (tens of microseconds at Q = 1000), each
+              // taken at its least over several pairs (`CandidateTimings`).
+              perCandidate = CandidateTimings.nanosecondsPerCandidate(
+                (0..<TimedFrames.candidateCostPairs).lazy.map { _ in costing.costOfCandidates(pts) })
             }
           }
           finished = true

@@ -270,9 +270,9 @@ public final class _StaggeredWindows: _WindowPolicy {
   var _boxes: UnsafeBufferPointer<Box> { box._unsafeBuffer }
 
   /// See `CandidateCosting`.
-  public func costOfCandidates(_ state: _TimeAwareState<_StaggeredWindows>, _ points: UnsafeBufferPointer<Point>) -> (
-    candidates: Int, nanoseconds: UInt64
-  ) {
+  public func costOfCandidates(_ state: _TimeAwareState<_StaggeredWindows>, _ points: UnsafeBufferPointer<Point>)
+    -> CandidateTimings
+  {
     let own = _beginBatch()
     var search = own.search
     return search._costOfCandidates(

@@ -24,8 +24,8 @@ extension _TimeAwareShell {
   public var memoryFootprint: Int { state?.memoryFootprint ?? 0 }
   public var counters: StrategyCounters { state?.counters ?? StrategyCounters() }
 
-  public func costOfCandidates(_ points: UnsafeBufferPointer<Point>) -> (candidates: Int, nanoseconds: UInt64) {
-    guard let s = state, s.isCurrent else { return (0, 0) }
+  public func costOfCandidates(_ points: UnsafeBufferPointer<Point>) -> CandidateTimings {
+    guard let s = state, s.isCurrent else { return .none }
     return s.costOfCandidates(points)
   }
 }

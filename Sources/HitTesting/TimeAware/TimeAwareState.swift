@@ -73,7 +73,7 @@ public final class _TimeAwareState<Windows: _WindowPolicy> {
   }
 
   /// See `CandidateCosting`.
-  public func costOfCandidates(_ points: UnsafeBufferPointer<Point>) -> (candidates: Int, nanoseconds: UInt64) {
+  public func costOfCandidates(_ points: UnsafeBufferPointer<Point>) -> CandidateTimings {
     groups.lazy.prepare(at: groups.lazy.frame.time, animated: animated)
     return windows.costOfCandidates(self, points)
   }
@@ -98,7 +98,5 @@ public protocol _WindowPolicy: AnyObject {
   /// The frame's update at t is done (the state's `animated` is the frame's).
   func updated(_ state: _TimeAwareState<Self>, at t: Double)
   /// See `CandidateCosting` (the lazy presentation prepared).
-  func costOfCandidates(_ state: _TimeAwareState<Self>, _ points: UnsafeBufferPointer<Point>) -> (
-    candidates: Int, nanoseconds: UInt64
-  )
+  func costOfCandidates(_ state: _TimeAwareState<Self>, _ points: UnsafeBufferPointer<Point>) -> CandidateTimings
 }

@@ -264,7 +264,7 @@ extension WindowSearch {
   mutating func _costOfCandidates<Windows: _EntryWindows>(
     _ points: UnsafeBufferPointer<Point>, _ windows: Windows, query: (Point, inout WindowSearch) -> Int,
     held: (Point, inout _HeldCount<Windows>) -> Int
-  ) -> (candidates: Int, nanoseconds: UInt64) {
+  ) -> CandidateTimings {
     let offers = UnsafeMutableBufferPointer<Int>.allocate(capacity: Swift.max(points.count, 1))
     defer { offers.deallocate() }
     return _timedCandidateCost(

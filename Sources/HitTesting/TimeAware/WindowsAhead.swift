@@ -135,9 +135,9 @@ public final class _WindowsAhead<Index: MotionIndex>: _WindowPolicy {
       outsideBound: front.outsideBound._unsafeBuffer, fraction: fraction, ordered: Index.isOrdered)
   }
 
-  public func costOfCandidates(_ state: _TimeAwareState<_WindowsAhead>, _ points: UnsafeBufferPointer<Point>) -> (
-    candidates: Int, nanoseconds: UInt64
-  ) {
+  public func costOfCandidates(_ state: _TimeAwareState<_WindowsAhead>, _ points: UnsafeBufferPointer<Point>)
+    -> CandidateTimings
+  {
     let index = front.index
     var search = _beginBatch()
     return search._costOfCandidates(
