@@ -46,6 +46,16 @@ static inline int hitbench_pin_current_thread(int cpu) {
   return syscall(SYS_sched_setaffinity, 0, sizeof(mask), mask) == 0 ? 0 : -1;
 }
 
+/// Pins the calling thread to the `k`-th CPU it may use (`hitbench_allowed_cpu`) unless that
+/// is the first, where the frame's thread runs (one CPU allowed, or its affinity unreadable):
+/// a frame's helper thread is then never on the frame's CPU. Answers the CPU, or -1 when it is
+/// left where it was.
+static inline int hitbench_pin_current_thread_off_first(int k) {
+  int cpu = hitbench_allowed_cpu(k);
+  if (cpu < 0 || cpu == hitbench_allowed_cpu(0)) return -1;
+  return hitbench_pin_current_thread(cpu) == 0 ? cpu : -1;
+}
+
 /// Lowers the calling thread's scheduling priority to nice value `nice` (0 to 19; raising it
 /// back needs privileges): a background thread then yields a core to the frames' threads
 /// rather than preempt them when it wakes. Answers 0, or -1 when refused.

@@ -68,10 +68,6 @@ public final class _StaggeredWindows: _WindowPolicy {
   public func sceneWillChange() {}
   public func sceneDidChange() {}
 
-  /// Sets group g's window [t0, t1] and its bounds over [t0, `boundedTo`] (its root's and its
-  /// members' region; a window box over [t0, `boxedTo`], the span the frame's groups share), by
-  /// window-grid's rule (`MotionBounds._linearWhereExact`), with its key's `exactWithin` (the
-  /// grid is the caller's).
   /// The scene's animations for a frame's re-bounds (`_set`), read once after the scene's
   /// changes are taken in (a change may compile them anew); the bounds then find nothing more
   /// to take in.
@@ -80,6 +76,10 @@ public final class _StaggeredWindows: _WindowPolicy {
     return motion.scene.animations
   }
 
+  /// Sets group g's window [t0, t1] and its bounds over [t0, `boundedTo`] (its root's and its
+  /// members' region; a window box over [t0, `boxedTo`], the span the frame's groups share), by
+  /// window-grid's rule (`MotionBounds._linearWhereExact`), with its key's `exactWithin` (the
+  /// grid is the caller's).
   /// `program` is the scene's animations, read once for the frame's re-bounds.
   @inline(__always) func _set(
     _ g: Int, from t0: Double, to t1: Double, boundedTo last: Double, boxedTo span: Double,
@@ -102,7 +102,8 @@ public final class _StaggeredWindows: _WindowPolicy {
     }
     let t0 = Clocks.monotonicNanoseconds()
     motion.animated = true
-    // Every window that ended: re-bounded from now for one length, moved down the heap. (A
+    // Every window that ended: re-bounded from now for one length, off the heap until every
+    // re-bound of the frame is done. (A
     // window just set at t can end at t where t + length rounds to t: it holds t.) And ahead
     // of time, the windows ending next, at the rate windows end on average (the moving groups
     // times this frame's share of a length): groups re-bounded in

@@ -87,10 +87,7 @@ final class BackgroundWorker: @unchecked Sendable {
         // value took it off the frame's core only once its slice (milliseconds) was done, and
         // one frame in 30 ran its queries at a third of their speed (docs/optimisation-log.md,
         // entry 98). The second CPU the process may use, as the build's first worker's.
-        if BackgroundWorker.pinsThread {
-          let cpu = hitbench_allowed_cpu(1)
-          if cpu >= 0 && cpu != hitbench_allowed_cpu(0) { _ = hitbench_pin_current_thread(cpu) }
-        }
+        if BackgroundWorker.pinsThread { _ = hitbench_pin_current_thread_off_first(1) }
         let nice = hitbench_current_thread_priority()
         worker._withUnsafeGuaranteedRef { $0.threadNice.store(nice, ordering: .releasing) }
         worker._withUnsafeGuaranteedRef { $0.record.install() }

@@ -158,8 +158,7 @@ final class BuildWorkers: @unchecked Sendable {
           if BuildWorkers.pinsWorkers {
             // Worker i on the (i + 1)-th CPU the process may use (the frame's thread tends to
             // stay on the first); a refusal leaves it unpinned.
-            let cpu = hitbench_allowed_cpu(Int32(c.index + 1))
-            if cpu >= 0 && cpu != hitbench_allowed_cpu(0) { _ = hitbench_pin_current_thread(cpu) }
+            _ = hitbench_pin_current_thread_off_first(Int32(c.index + 1))
           }
           // Borrowed, not retained (as in BackgroundWorker): a thread that held the pool would
           // keep it alive for ever, and deinit, which stops and joins the threads, never ran.
