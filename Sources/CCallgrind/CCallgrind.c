@@ -2,6 +2,7 @@
 // by every thread, defined here.
 #include "CCallgrind.h"
 #include <stdatomic.h>
+#include <stdio.h>
 
 // Relaxed: a helper that reads it late counts or misses a job at a phase's edge, and the frame's
 // thread sets it before it starts the frame's work (a job is posted after the set).
@@ -45,4 +46,40 @@ void hitbench_helper_count_end(int began) {
 long hitbench_helper_jobs_take(int phase) {
   if (phase <= 0 || phase > HITBENCH_PHASE_BACKGROUND) return 0;
   return atomic_exchange(&counted_jobs[phase], 0);
+}
+
+// The label of the thread's armed count of candidates (NULL: not armed).
+static __thread const char *candidate_label;
+
+void hitbench_candidate_count_arm(const char *label) { candidate_label = label; }
+
+int hitbench_candidate_count_begin(void) {
+  if (candidate_label == NULL || !hitbench_on_valgrind()) return 0;
+  hitbench_count_toggle();
+  return 1;
+}
+
+// A dump labelled with the armed label and `suffix`; a label too long for the buffer is cut
+// short, and the dump's reader then rejects it (no count is read under another's name).
+static void dump_candidates(const char *suffix) {
+  char text[512];
+  snprintf(text, sizeof text, "%s%s", candidate_label, suffix);
+  hitbench_callgrind_dump(text);
+}
+
+void hitbench_candidate_count_split(int began, long candidates) {
+  if (!began) return;
+  hitbench_count_toggle();
+  char suffix[64];
+  snprintf(suffix, sizeof suffix, " part=whole candidates=%ld", candidates);
+  dump_candidates(suffix);
+  hitbench_count_toggle();
+}
+
+void hitbench_candidate_count_end(int began) {
+  if (began) {
+    hitbench_count_toggle();
+    dump_candidates(" part=index");
+  }
+  candidate_label = NULL;
 }

@@ -71,4 +71,8 @@ public enum Clocks {
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
     return nanoseconds(ts)
   }
+
+  /// Keeps `value` alive, so that timed work whose only result it is is not optimised away
+  /// (a call the optimiser cannot see into: a few instructions, outside the timings).
+  @inline(never) @_optimize(none) public static func keep<T>(_ value: T) {}
 }

@@ -92,11 +92,24 @@ import Testing
     // Background window builds are a phase of their own, and only a time-aware strategy has them.
     #expect((windowGrid["backgroundPerFrame"] ?? 0) > 0, "\(windowGrid)")
     #expect(grid["backgroundPerFrame"] == 0 && (grid["perQuery"] ?? 0) > 0, "\(grid)")
+    // A candidate's own work (the candidates pass: a batch with every candidate evaluated
+    // afresh, less its index work alone) is counted only for a strategy that measures it, and
+    // is less than a query's whole work per candidate (index, search and candidates).
+    let batch = try #require(windowGrid["candidateBatch"])
+    let index = try #require(windowGrid["candidateIndex"])
+    let perCandidate = try #require(windowGrid["perCandidate"])
+    let candidates = try #require(windowGrid["candidatesCounted"])
+    #expect(batch > index && index > 0 && candidates > 0, "\(windowGrid)")
+    #expect(abs(perCandidate - (batch - index) / candidates) <= 1e-9 * perCandidate, "\(windowGrid)")
+    let perQuery = try #require(windowGrid["perQuery"])
+    let candidatesPerQuery = try #require(windowGrid["candidatesPerQuery"])
+    #expect(perCandidate < perQuery / candidatesPerQuery, "\(windowGrid)")
+    #expect(grid["perCandidate"] == 0 && grid["candidatesCounted"] == 0, "\(grid)")
     // The same binary and command count the same work.
     for strategy in ["grid 1", "grid 2", "window-grid 1"] {
       // A background build's cost averages the windows posted in the measured frames, which
       // follow the host's pace: within the 2% compare allows it.
-      for (key, within) in [("framePerFrame", 0.005), ("perBackgroundBuild", 0.02)] {
+      for (key, within) in [("framePerFrame", 0.005), ("perBackgroundBuild", 0.02), ("perCandidate", 0.005)] {
         let a = try #require(both[strategy]?[key])
         let b = try #require(again[strategy]?[key])
         #expect(abs(a - b) <= within * max(a, b), "\(strategy) \(key): \(a) then \(b)")

@@ -15,6 +15,16 @@ public struct CallgrindDumps: Sendable {
     public var instructions: Double
     /// Helper jobs counted in the phase (background window builds).
     public var jobs: Int
+    /// The candidates pass's part (`CountedPhase.candidates`; nil for a phase of the frames),
+    /// and for its whole batch, the candidates it tested.
+    public var part: Part?
+    public var candidates = 0
+  }
+
+  /// The two dumps of a candidates pass: the batch with every candidate evaluated afresh, and
+  /// the same batch's index work alone.
+  public enum Part: String, Sendable {
+    case whole, index
   }
 
   public var counts: [Count] = []
@@ -56,11 +66,19 @@ public struct CallgrindDumps: Sendable {
     else {
       throw Problem(description: "a Callgrind dump's label is not one hitbench writes")
     }
-    counts.append(
-      Count(
-        configuration: configuration, strategy: String(strategy), threads: label["threads"].flatMap { Int($0) } ?? 1,
-        queries: queries, frames: frames, phase: phase,
-        instructions: total, jobs: label["jobs"].flatMap { Int($0) } ?? 0))
+    var count = Count(
+      configuration: configuration, strategy: String(strategy), threads: label["threads"].flatMap { Int($0) } ?? 1,
+      queries: queries, frames: frames, phase: phase,
+      instructions: total, jobs: label["jobs"].flatMap { Int($0) } ?? 0)
+    if phase == .candidates {
+      // A label cut short loses its part: never read as another part's count.
+      guard let part = label["part"].flatMap({ Part(rawValue: String($0)) }),
+        let candidates = part == .index ? 0 : label["candidates"].flatMap({ Int($0) })
+      else { throw Problem(description: "a Callgrind dump of candidates has no part") }
+      count.part = part
+      count.candidates = candidates
+    }
+    counts.append(count)
   }
 
   /// The counts of configuration `configuration`'s strategy on `threads` build threads at Q, all
@@ -70,8 +88,15 @@ public struct CallgrindDumps: Sendable {
     var found = false
     for c in counts
     where c.configuration == configuration && c.strategy == strategy && c.threads == threads && c.queries == queries {
-      out.record(c.phase, total: c.instructions, frames: c.frames)
-      if c.phase == .background { out.backgroundBuilds = c.jobs }
+      switch c.part {
+      case .whole?:
+        out.candidateBatch = c.instructions
+        out.candidatesCounted = c.candidates
+      case .index?: out.candidateIndex = c.instructions
+      case nil:
+        out.record(c.phase, total: c.instructions, frames: c.frames)
+        if c.phase == .background { out.backgroundBuilds = c.jobs }
+      }
       found = true
     }
     return found ? out : nil

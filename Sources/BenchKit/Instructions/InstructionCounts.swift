@@ -37,9 +37,20 @@ public struct InstructionCounts: Sendable, Equatable {
   /// Instructions per query (the queries phase over Q).
   public var perQuery: Double { queries > 0 ? queriesPerFrame / Double(queries) : 0 }
 
-  /// Instructions per candidate a query tested, 0 for a strategy that counts none.
+  /// A time-aware strategy's cost per candidate counted after the frames, as its time is
+  /// measured (`CandidateCosting`): one batch of the last frame's queries with every candidate
+  /// evaluated afresh (`candidateBatch`, `candidatesCounted` candidates), and the same batch's
+  /// index work alone (`candidateIndex`). 0 for other strategies.
+  public var candidateBatch = 0.0
+  public var candidateIndex = 0.0
+  public var candidatesCounted = 0
+
+  /// Instructions per candidate of its own work, the lazy evaluation and the exact test (the
+  /// batch less its index work, over its candidates; the index's share of a query is in
+  /// `perQuery`). 0 for a strategy that counts none.
   public var perCandidate: Double {
-    candidatesPerQuery > 0 && queries > 0 ? queriesPerFrame / (candidatesPerQuery * Double(queries)) : 0
+    candidatesCounted > 0 && candidateBatch > candidateIndex
+      ? (candidateBatch - candidateIndex) / Double(candidatesCounted) : 0
   }
 
   /// Instructions per presentation row the build recomputed, 0 for a strategy that builds none.
@@ -62,6 +73,7 @@ public struct InstructionCounts: Sendable, Equatable {
     case .update: updatePerFrame = perFrame
     case .queries: queriesPerFrame = perFrame
     case .background: backgroundPerFrame = perFrame
+    case .candidates: return  // counted by parts (`CallgrindDumps.Part`)
     }
     self.frames = frames
   }

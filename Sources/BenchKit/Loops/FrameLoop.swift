@@ -15,6 +15,10 @@ public enum CountedPhase: String, CaseIterable, Sendable {
   /// A time-aware strategy's window builds on its background thread: each one posted during
   /// the measured frames, counted whole.
   case background
+  /// Not a phase of the frames: a time-aware strategy's cost per candidate, measured once more
+  /// after them (`CandidateCosting`), its batch and its index work alone each counted apart
+  /// (`candidateCountLabel`).
+  case candidates
 
   /// Its number in the C target (`HITBENCH_PHASE_...`).
   public var code: Int32 {
@@ -23,6 +27,7 @@ public enum CountedPhase: String, CaseIterable, Sendable {
     case .update: HITBENCH_PHASE_UPDATE
     case .queries: HITBENCH_PHASE_QUERIES
     case .background: HITBENCH_PHASE_BACKGROUND
+    case .candidates: HITBENCH_PHASE_CANDIDATES
     }
   }
 }
@@ -87,6 +92,9 @@ public struct FrameLoop {
   /// toggled on around it, and off everywhere else; `RunConfiguration.countedPhase`). nil:
   /// no toggle is ever issued.
   public var countedPhase: CountedPhase?
+  /// The label of the two dumps of the candidates pass (`CountedPhase.candidates`; nil
+  /// otherwise): `hitbench ... phase=candidates`, to which each dump adds its part.
+  public var candidateCountLabel: String?
 
   public init(builder: PresentationFrameBuilder, times: [Double], points: [Point], queries: Int) {
     precondition(points.count == times.count * queries, "points must hold queries x frames")

@@ -185,6 +185,15 @@ public enum TimedFrames {
               // taken at its least over several pairs (`CandidateTimings`).
               perCandidate = CandidateTimings.nanosecondsPerCandidate(
                 (0..<TimedFrames.candidateCostPairs).lazy.map { _ in costing.costOfCandidates(pts) })
+              if let label = loop.candidateCountLabel {
+                // The candidates pass of `run --instructions`: one measurement more, its two
+                // halves counted apart.
+                label.withCString { l in
+                  hitbench_candidate_count_arm(l)
+                  _ = costing.costOfCandidates(pts)
+                  hitbench_candidate_count_arm(nil)
+                }
+              }
             }
           }
           finished = true

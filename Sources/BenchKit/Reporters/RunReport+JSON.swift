@@ -69,6 +69,8 @@ extension RunReport {
           ("backgroundBuilds", .number(Double(i.backgroundBuilds))),
           ("perBackgroundBuild", .number(i.perBackgroundBuild)),
           ("perQuery", .number(i.perQuery)), ("perCandidate", .number(i.perCandidate)),
+          ("candidateBatch", .number(i.candidateBatch)), ("candidateIndex", .number(i.candidateIndex)),
+          ("candidatesCounted", .number(Double(i.candidatesCounted))),
           ("perRowBuilt", .number(i.perRowBuilt)), ("perEntryReindexed", .number(i.perEntryReindexed)),
           ("candidatesPerQuery", .number(i.candidatesPerQuery)),
           ("rowsRecomputedPerFrame", .number(i.rowsRecomputedPerFrame)),

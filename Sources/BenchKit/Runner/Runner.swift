@@ -241,6 +241,8 @@ final class _Turn {
   let queryInstructions: UInt64
   /// Its window by Q, pinned for a count (`RunConfiguration.countedWindows`).
   let countedWindows: [Int: Double]
+  /// The label of its counts in a pass of `run --instructions` (nil outside one).
+  var countLabel: String?
   /// Its configuration as the trace names it, and its process there (0 until it has one).
   var traceLabel = ""
   var traceProcess = 0
@@ -267,6 +269,11 @@ final class _Turn {
       kind: kind, loop: loop, hooks: hooks, queryDelayNs: delay, queryInstructions: instructions,
       countedWindows: windows)
     traceLabel = "\(c.scene.name) \(c.layers)"
+    if c.countedPhase != nil {
+      countLabel =
+        "hitbench configuration=\(c.countedConfiguration) strategy=\(kind.rawValue) threads=\(threads) "
+        + "queries=\(loop.queries)"
+    }
   }
 
   var isFinished: Bool { session?.isFinished ?? false }
@@ -297,6 +304,9 @@ final class _Turn {
           mine.queryDelayNs = queryDelayNs
           mine.queryInstructions = queryInstructions
           if let w = countedWindows[loop.queries] { mine.options.windowSeconds = w }
+          if mine.countedPhase == .candidates, let countLabel {
+            mine.candidateCountLabel = countLabel + " frames=1 phase=candidates"
+          }
           session = mine.session(kind, hooks: hooks)
         }
         session?.run(frames: frames)
@@ -341,12 +351,11 @@ extension Runner {
           at: loop.requiredFrames > 0 ? loop.times[loop.requiredFrames - 1] : 0, animated: loop.animated)
       }
       turn.run(frames: turn.loop.times.count)
-      if let phase = c.countedPhase {
-        // What Callgrind collected of this strategy's frames, in a dump of its own.
+      if let phase = c.countedPhase, phase != .candidates, let countLabel = turn.countLabel {
+        // What Callgrind collected of this strategy's frames, in a dump of its own (the
+        // candidates pass dumps as it counts).
         let label =
-          "hitbench configuration=\(c.countedConfiguration) strategy=\(kind.rawValue) "
-          + "threads=\(turn.threads) queries=\(turn.loop.queries) "
-          + "frames=\((turn.hooks as? _Recorder)?.timings.count ?? 0) phase=\(phase.rawValue) "
+          countLabel + " frames=\((turn.hooks as? _Recorder)?.timings.count ?? 0) phase=\(phase.rawValue) "
           + "jobs=\(hitbench_helper_jobs_take(phase.code))"
         label.withCString { hitbench_callgrind_dump($0) }
       }

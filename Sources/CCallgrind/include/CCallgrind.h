@@ -40,6 +40,9 @@ static inline void hitbench_callgrind_dump(const char *label) {
 #define HITBENCH_PHASE_UPDATE 2
 #define HITBENCH_PHASE_QUERIES 3
 #define HITBENCH_PHASE_BACKGROUND 4
+/// Not a phase of the frames: a lazy strategy's candidates, counted once after them
+/// (`hitbench_candidate_count_arm`).
+#define HITBENCH_PHASE_CANDIDATES 5
 
 /// The phase of a measured frame whose instructions helper threads collect: the presentation
 /// build's workers count in the build phase, a time-aware strategy's background builder in the
@@ -68,6 +71,24 @@ void hitbench_count_toggle(void);
 /// follows the host. Answers whether it stopped, for `hitbench_count_resume`.
 int hitbench_count_pause(void);
 void hitbench_count_resume(int paused);
+
+/// Arms the calling thread's next measurement of a cost per candidate (a time-aware
+/// strategy's `costOfCandidates`) to be counted in two dumps, labelled `label` and then
+/// ` part=whole candidates=N` (the batch, every candidate evaluated afresh) or ` part=index`
+/// (the same batch's index work alone). `label` must stay valid until the measurement ends or
+/// the thread disarms with NULL (an armed thread whose strategy measures nothing).
+void hitbench_candidate_count_arm(const char *label);
+
+/// Turns collection on when the thread is armed and runs under Valgrind; answers whether it
+/// did (give that to the next two).
+int hitbench_candidate_count_begin(void);
+
+/// Ends the whole batch's count, `candidates` candidates, in a dump of its own, and starts the
+/// index's.
+void hitbench_candidate_count_split(int began, long candidates);
+
+/// Ends the index's count in a dump of its own, and disarms the thread.
+void hitbench_candidate_count_end(int began);
 
 /// Executes about `instructions` instructions (a loop of two an iteration): a planted slowdown
 /// that Callgrind counts alike every time (`run --inject-query-instructions`).

@@ -112,9 +112,11 @@ enum InstructionCounting {
     var results: [JSONValue]
   }
 
-  /// Counts every phase of `args`' run under Callgrind (time-aware strategies' windows pinned
-  /// to `windows`) and reads the dumps.
-  static func count(_ args: [String], tools: Tools, windows: String) throws(CommandError) -> Counted {
+  /// Counts each of `phases` of `args`' run under Callgrind (time-aware strategies' windows
+  /// pinned to `windows`) and reads the dumps.
+  static func count(_ args: [String], tools: Tools, windows: String, phases: [CountedPhase]) throws(CommandError)
+    -> Counted
+  {
     let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
     var template = Array((base + "/hitbench-instructions.XXXXXX").utf8CString)
     guard let made = mkdtemp(&template) else {
@@ -127,7 +129,7 @@ enum InstructionCounting {
       rmdir(directory)
     }
     var dumps = CallgrindDumps()
-    for phase in CountedPhase.allCases {
+    for phase in phases {
       Output.err("run: counting the \(phase.rawValue) phase under Callgrind\n")
       let arguments =
         [

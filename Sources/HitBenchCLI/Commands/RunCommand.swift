@@ -365,7 +365,11 @@ enum RunCommand {
     if let tools, bad == 0 {
       // Counted after the timed run, with the windows its time-aware strategies chose.
       let windows = InstructionCounting.windows(results, configurations: configIndex)
-      let counted = try InstructionCounting.count(args, tools: tools, windows: windows)
+      // The candidates pass only where a strategy measures a cost per candidate.
+      let phases = CountedPhase.allCases.filter {
+        $0 != .candidates || results.contains { $0.family == StrategyFamily.timeAware.rawValue }
+      }
+      let counted = try InstructionCounting.count(args, tools: tools, windows: windows, phases: phases)
       for i in results.indices {
         results[i].instructions = try InstructionCounting.instructions(
           counted, index: i, results[i], configuration: configIndex[i])

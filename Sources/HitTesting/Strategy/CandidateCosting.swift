@@ -1,3 +1,4 @@
+import CCallgrind
 import Clocks
 import LayerModel
 
@@ -51,12 +52,17 @@ public struct CandidateTimings: Sendable, Equatable {
 /// batch with every candidate evaluated fresh; answers the candidates met) and `indexAlone`
 /// timed (the same batch's index work alone, each proposal's bounds tested; answers how many
 /// held, which is kept so that the work is not optimised away).
+/// Under `run --instructions`' candidates pass, Callgrind counts each of the two apart
+/// (`hitbench_candidate_count_arm`).
 func _timedCandidateCost(queries: () -> Int, indexAlone: () -> Int) -> CandidateTimings {
+  let counting = hitbench_candidate_count_begin()
   let t0 = Clocks.monotonicNanoseconds()
   let candidates = queries()
   let t1 = Clocks.monotonicNanoseconds()
+  hitbench_candidate_count_split(counting, candidates)
   let held = indexAlone()
   let t2 = Clocks.monotonicNanoseconds()
-  if held < 0 { print(held) }
+  hitbench_candidate_count_end(counting)
+  Clocks.keep(held)
   return CandidateTimings(candidates: candidates, queriesNanoseconds: t1 &- t0, indexNanoseconds: t2 &- t1)
 }
