@@ -234,18 +234,36 @@ struct _OwnWindows: _EntryWindows {
 }
 
 /// The cost model's share of the index alone in a query (`costOfCandidates` subtracts its
-/// time): a visit that only counts the entries whose bounds hold the point, for as many offers
-/// as the query took, and the outside groups that hold it.
+/// time): a visit that only counts the entries whose bounds hold the point, and the outside
+/// groups that hold it. It walks the index as the query did: to its end, or where the query
+/// stopped (an ordered index's query stops at the offer after which nothing can beat its best),
+/// after as many offers. (It stopped after the query's offers even where the query went on,
+/// and skipped the visit of a query offered nothing: the rest of the scan and such queries'
+/// whole scans were taken for candidates' work: window-grid on particles 10k, 254 instructions
+/// a candidate where 108 were the index's; docs/optimisation-log.md, entry 101.)
 struct _HeldCount<Windows: _EntryWindows>: MotionIndexVisitor {
   let bound: UnsafePointer<LinearBox>
   let windows: Windows
   let point: Point
+  /// Offers left before the query's stop; with no stop, `Int.max`.
   var budget: Int
   var held = 0
 
-  init(_ search: WindowSearch, _ windows: Windows, _ p: Point, offers: Int) {
-    (bound, self.windows, point, budget) = (search.bound, windows, p, offers)
-    for j in 0..<search.outsideCount where search.outsideBound[j].holds(p, at: search.fraction) { held &+= 1 }
+  /// The index work of a query at p that went as `query` says, over entries' `bound`s (as
+  /// many as the index offers), with the outside groups' `outsideBound`s at `fraction`.
+  init(
+    bound: UnsafePointer<LinearBox>, outsideBound: UnsafeBufferPointer<LinearBox>, fraction: Double,
+    _ windows: Windows, _ p: Point, _ query: _QueryOffers
+  ) {
+    (self.bound, self.windows, point) = (bound, windows, p)
+    budget = query.stopped ? query.offers : .max
+    for b in outsideBound where b.holds(p, at: fraction) { held &+= 1 }
+  }
+
+  init(_ search: WindowSearch, _ windows: Windows, _ p: Point, _ query: _QueryOffers) {
+    self.init(
+      bound: search.bound, outsideBound: UnsafeBufferPointer(start: search.outsideBound, count: search.outsideCount),
+      fraction: search.fraction, windows, p, query)
   }
 
   @inline(__always) mutating func offer(_ e: Int32) -> Bool {
@@ -254,6 +272,13 @@ struct _HeldCount<Windows: _EntryWindows>: MotionIndexVisitor {
     if bound[Int(e)].holds(point, at: windows.fraction(Int(e))) { held &+= 1 }
     return budget > 0
   }
+}
+
+/// How a query's visit went (`costOfCandidates` repeats its index work alone): the entries
+/// offered, and whether the last offer stopped it.
+struct _QueryOffers {
+  var offers: Int
+  var stopped: Bool
 }
 
 extension WindowSearch {
@@ -265,22 +290,22 @@ extension WindowSearch {
     _ points: UnsafeBufferPointer<Point>, _ windows: Windows, query: (Point, inout WindowSearch) -> Int,
     held: (Point, inout _HeldCount<Windows>) -> Int
   ) -> CandidateTimings {
-    let offers = UnsafeMutableBufferPointer<Int>.allocate(capacity: Swift.max(points.count, 1))
+    let offers = UnsafeMutableBufferPointer<_QueryOffers>.allocate(capacity: Swift.max(points.count, 1))
     defer { offers.deallocate() }
     return _timedCandidateCost(
       queries: {
         for (i, p) in points.enumerated() {
           begin(p)
           _ = finish(looked: query(p, &self))
-          offers[i] = offered
+          offers[i] = _QueryOffers(offers: offered, stopped: stopped)
         }
         return search.candidates
       },
       indexAlone: {
         var total = 0
         for (i, p) in points.enumerated() {
-          var count = _HeldCount(self, windows, p, offers: offers[i])
-          if offers[i] > 0 { _ = held(p, &count) }
+          var count = _HeldCount(self, windows, p, offers[i])
+          _ = held(p, &count)
           total &+= count.held
         }
         return total
