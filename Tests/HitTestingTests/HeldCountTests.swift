@@ -18,17 +18,27 @@ import Testing
 
   /// Offers entries 0, 1, 2 as an index would until the visit says stop: the offers made and
   /// the entries counted as holding the point.
-  static func visit(_ query: _QueryOffers) -> (offers: Int, held: Int) {
-    bounds.withUnsafeBufferPointer { b in
-      var count = _HeldCount(
-        bound: b.baseAddress!, outsideBound: UnsafeBufferPointer(rebasing: b[0..<1]), fraction: 0,
-        _OneWindow(fraction: 0), point, query)
-      var offers = 0
-      for e in 0..<Int32(b.count) {
-        offers += 1
-        if !count.offer(e) { break }
+  static func visit(_ query: _QueryOffers, ranked: Bool = false) -> (offers: Int, held: Int) {
+    // Groups 1, 2, 3 of ranks 10, 20, 30: the largest rank up to each.
+    var keys: [WindowEntry] = []
+    for rank: Int32 in [10, 20, 30] {
+      keys.append(
+        WindowEntry(
+          group: rank / 10, prefixMaxRank: rank, root: rank / 10, maxRank: rank, leanRoot: false,
+          exactWithin: .infinity))
+    }
+    return bounds.withUnsafeBufferPointer { b in
+      keys.withUnsafeBufferPointer { k in
+        var count = _HeldCount(
+          bound: b.baseAddress!, entries: k.baseAddress!, ranked: ranked,
+          outsideBound: UnsafeBufferPointer(rebasing: b[0..<1]), fraction: 0, _OneWindow(fraction: 0), point, query)
+        var offers = 0
+        for e in 0..<Int32(b.count) where !count.skips(upTo: e) {
+          offers += 1
+          if !count.offer(e) { break }
+        }
+        return (offers, count.held)
       }
-      return (offers, count.held)
     }
   }
 
@@ -46,5 +56,14 @@ import Testing
   @Test func aQueryThatStoppedIsWalkedAsFar() {
     let r = Self.visit(_QueryOffers(offers: 2, stopped: true))
     #expect(r.offers == 2 && r.held == 2, "\(r)")
+  }
+
+  /// With the scene's static order, the walk skips what the query's answer rules out (a
+  /// banded BVH's query skips a band when nothing up to it can beat its best so far): here the
+  /// entries whose groups rank at most 20, the answer's; nothing without an answer or an order.
+  @Test func whatTheAnswerRulesOutIsSkipped() {
+    #expect(Self.visit(_QueryOffers(offers: 3, stopped: false, bestRank: 20), ranked: true) == (1, 2))
+    #expect(Self.visit(_QueryOffers(offers: 3, stopped: false, bestRank: -1), ranked: true) == (3, 3))
+    #expect(Self.visit(_QueryOffers(offers: 3, stopped: false, bestRank: 20), ranked: false) == (3, 3))
   }
 }

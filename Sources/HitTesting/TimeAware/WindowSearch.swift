@@ -233,52 +233,77 @@ struct _OwnWindows: _EntryWindows {
   @inline(__always) func fraction(_ e: Int) -> Double { LinearBox.fraction(time, from: start[e], to: end[e]) }
 }
 
-/// The cost model's share of the index alone in a query (`costOfCandidates` subtracts its
-/// time): a visit that only counts the entries whose bounds hold the point, and the outside
-/// groups that hold it. It walks the index as the query did: to its end, or where the query
-/// stopped (an ordered index's query stops at the offer after which nothing can beat its best),
-/// after as many offers. (It stopped after the query's offers even where the query went on,
-/// and skipped the visit of a query offered nothing: the rest of the scan and such queries'
-/// whole scans were taken for candidates' work: window-grid on particles 10k, 254 instructions
-/// a candidate where 108 were the index's; docs/optimisation-log.md, entry 101.)
+/// The index's share of a query alone (`costOfCandidates` subtracts it): a visit that only
+/// tests the bounds of the entries offered, and the outside groups'. It walks the index as the
+/// query did, to its end or, where the query stopped (an ordered index stops at the offer after
+/// which nothing can beat its best), as far; and it skips what the query's answer rules out
+/// (`skips`, and the bounds of entries that cannot beat the answer, with the scene's static
+/// order). The query skipped no more, since its best only rises to the answer: so the walk is
+/// at most the query's, and the difference at least the candidates' work (exactly it where the
+/// index offers in descending order; an unordered index's query also tests entries below its
+/// answer before finding it, and that is counted with the candidates). It went no further than
+/// the query's offers where the query went on, and skipped the visit of a query offered
+/// nothing, which took the rest of each scan and such queries' whole scans for candidates'
+/// work; docs/optimisation-log.md, entry 101.
 struct _HeldCount<Windows: _EntryWindows>: MotionIndexVisitor {
   let bound: UnsafePointer<LinearBox>
+  /// The entries' keys, and whether their ranks order them (the scene's static order).
+  let entries: UnsafePointer<WindowEntry>
+  let ranked: Bool
   let windows: Windows
   let point: Point
   /// Offers left before the query's stop; with no stop, `Int.max`.
   var budget: Int
+  /// The rank of the query's answer (-1: none).
+  let bestRank: Int32
   var held = 0
 
-  /// The index work of a query at p that went as `query` says, over entries' `bound`s (as
-  /// many as the index offers), with the outside groups' `outsideBound`s at `fraction`.
+  /// The index work of a query at p that went as `query` says, over entries' `bound`s and
+  /// keys (as many as the index offers; `ranked`: the keys' ranks order them), with the outside
+  /// groups' `outsideBound`s at `fraction`.
   init(
-    bound: UnsafePointer<LinearBox>, outsideBound: UnsafeBufferPointer<LinearBox>, fraction: Double,
-    _ windows: Windows, _ p: Point, _ query: _QueryOffers
+    bound: UnsafePointer<LinearBox>, entries: UnsafePointer<WindowEntry>, ranked: Bool,
+    outsideBound: UnsafeBufferPointer<LinearBox>, fraction: Double, _ windows: Windows, _ p: Point,
+    _ query: _QueryOffers
   ) {
-    (self.bound, self.windows, point) = (bound, windows, p)
+    (self.bound, self.entries, self.ranked, self.windows, point) = (bound, entries, ranked, windows, p)
     budget = query.stopped ? query.offers : .max
+    bestRank = query.bestRank
     for b in outsideBound where b.holds(p, at: fraction) { held &+= 1 }
   }
 
   init(_ search: WindowSearch, _ windows: Windows, _ p: Point, _ query: _QueryOffers) {
     self.init(
-      bound: search.bound, outsideBound: UnsafeBufferPointer(start: search.outsideBound, count: search.outsideCount),
+      bound: search.bound, entries: search.entries, ranked: search.search.ordered,
+      outsideBound: UnsafeBufferPointer(start: search.outsideBound, count: search.outsideCount),
       fraction: search.fraction, windows, p, query)
+  }
+
+  /// The query's own rule (`WindowSearch.skips`) with its answer known from the start.
+  @inline(__always) func skips(upTo e: Int32) -> Bool {
+    ranked && entries[Int(e)].prefixMaxRank <= bestRank
   }
 
   @inline(__always) mutating func offer(_ e: Int32) -> Bool {
     guard budget > 0 else { return false }
     budget &-= 1
-    if bound[Int(e)].holds(point, at: windows.fraction(Int(e))) { held &+= 1 }
+    // The query's test of an entry, its answer known: an entry that cannot beat it is not
+    // bounded (`WindowSearch._offer`).
+    if !ranked || entries[Int(e)].maxRank > bestRank,
+      bound[Int(e)].holds(point, at: windows.fraction(Int(e)))
+    {
+      held &+= 1
+    }
     return budget > 0
   }
 }
 
 /// How a query's visit went (`costOfCandidates` repeats its index work alone): the entries
-/// offered, and whether the last offer stopped it.
+/// offered, whether the last offer stopped it, and the rank of the answer it found (-1: none).
 struct _QueryOffers {
   var offers: Int
   var stopped: Bool
+  var bestRank: Int32 = -1
 }
 
 extension WindowSearch {
@@ -297,7 +322,7 @@ extension WindowSearch {
         for (i, p) in points.enumerated() {
           begin(p)
           _ = finish(looked: query(p, &self))
-          offers[i] = _QueryOffers(offers: offered, stopped: stopped)
+          offers[i] = _QueryOffers(offers: offered, stopped: stopped, bestRank: search.bestRank)
         }
         return search.candidates
       },
