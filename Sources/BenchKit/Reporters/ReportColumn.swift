@@ -56,13 +56,14 @@ public struct ReportColumn: Sendable, Hashable {
     .cpuPerWall, .overBudget, .allocations, .bytes, .nsPerQuery, .nsPerCandidate, .candidates, .tested, .rows,
     .reindexed, .windowMs, .windows, .late,
     .indexKiB, .memory, .peak, .queryFloor, .updateFloor, .speedup, .instructions, .instructionsBuild,
-    .instructionsUpdate, .instructionsQueries, .instructionsBackground, .instructionsPerQuery, .note,
+    .instructionsUpdate, .instructionsQueries, .instructionsBackground, .instructionsPerQuery,
+    .instructionsPerCandidate, .note,
   ]
 
   /// The instruction columns a table adds to its columns when its results counted them
   /// (`run --instructions`).
   public static let instructionColumns: [ReportColumn] = [
-    .instructions, .instructionsBackground, .instructionsPerQuery,
+    .instructions, .instructionsBackground, .instructionsPerQuery, .instructionsPerCandidate,
   ]
 
   static let instructions = _counted(
@@ -78,6 +79,13 @@ public struct ReportColumn: Sendable, Hashable {
     \.backgroundPerFrame)
   static let instructionsPerQuery = _counted(
     "instructions-query", "instr/q", "instructions per query", \.perQuery)
+  static let instructionsPerCandidate = ReportColumn(
+    "instructions-candidate", "instr/cand",
+    "instructions per candidate of a time-aware strategy's own work, its lazy evaluation and exact test, less "
+      + "its index's (--instructions; '-' for other strategies)"
+  ) { m, _ in
+    m.instructions.flatMap { $0.perCandidate > 0 ? formatCount($0.perCandidate) : nil } ?? "-"
+  }
 
   /// A column of one instruction count (`--instructions`), "-" for a result without counts.
   static func _counted(
