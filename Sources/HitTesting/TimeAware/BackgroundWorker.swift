@@ -41,9 +41,17 @@ final class BackgroundWorker: @unchecked Sendable {
   /// The trace's process current where it was made (its strategy's), for its slices.
   private let traceProcess = Trace.currentProcess
 
-  /// The builder thread's nice value: a tenth of a frame thread's share of a core when both
-  /// want one.
-  static let nice: Int32 = 10
+  /// The builder thread's nice value, `pinned` off the frame's CPU or not
+  /// (`HITBENCH_BACKGROUND_NICE`, 0 to 19, sets both for A/B runs). Not pinned (one CPU, or
+  /// `HITBENCH_BACKGROUND_PIN=0`), 10: a tenth of a frame thread's share of a core where both
+  /// want one (docs/optimisation-log.md, entry 58). Pinned, 0: on the second CPU a nice value
+  /// lowers it less against the frame's thread than against whatever else runs there, and with
+  /// another process busy on the host it took a tenth of that CPU and frames waited for it
+  /// (entry 102).
+  static func nice(pinned: Bool) -> Int32 {
+    let set = BuildTuning.integer("HITBENCH_BACKGROUND_NICE", default: -1)
+    return Int32(set >= 0 ? Swift.min(set, 19) : pinned ? 0 : 10)
+  }
   /// Whether its thread runs on the second CPU the process may use, never on the first, where
   /// the frame's thread runs (`HITBENCH_BACKGROUND_PIN=0`: anywhere, as before entry 98).
   static let pinsThread = BuildTuning.integer("HITBENCH_BACKGROUND_PIN", default: 1) != 0
@@ -78,16 +86,15 @@ final class BackgroundWorker: @unchecked Sendable {
         AllocationCounter.registerCurrentThread()
         HelperThreads.registerCurrentThread(.background)
         let worker = Unmanaged<BackgroundWorker>.fromOpaque(raw!)
-        // Below the frames' threads: woken by a post on a busy host, it took the posting
-        // frame's core until its build was done (a 1.4 ms update at 10,000 particles, one
-        // query a frame; docs/optimisation-log.md, entry 58). With a core to itself it runs as
-        // before.
-        _ = hitbench_lower_current_thread_priority(BackgroundWorker.nice)
         // Off the frame's core: where the kernel placed it beside the frame's thread, a nice
         // value took it off the frame's core only once its slice (milliseconds) was done, and
         // one frame in 30 ran its queries at a third of their speed (docs/optimisation-log.md,
         // entry 98). The second CPU the process may use, as the build's first worker's.
-        if BackgroundWorker.pinsThread { _ = hitbench_pin_current_thread_off_first(1) }
+        let pinned = BackgroundWorker.pinsThread && hitbench_pin_current_thread_off_first(1) >= 0
+        // Where it could not be pinned, below the frames' threads: woken by a post on a busy
+        // host, it took the posting frame's core until its build was done (a 1.4 ms update at
+        // 10,000 particles, one query a frame; entry 58).
+        _ = hitbench_lower_current_thread_priority(BackgroundWorker.nice(pinned: pinned))
         let nice = hitbench_current_thread_priority()
         worker._withUnsafeGuaranteedRef { $0.threadNice.store(nice, ordering: .releasing) }
         worker._withUnsafeGuaranteedRef { $0.record.install() }
