@@ -47,12 +47,25 @@ struct CandidateSearch {
   @inline(__always) func canBeat(_ g: Int) -> Bool { canBeat(maxRank: view.maxRank[g]) }
 
   /// The same for a group whose highest rank is given (an index entry's key carries it).
-  @inline(__always) func canBeat(maxRank: Int32) -> Bool { !ordered || maxRank > bestRank }
+  @inline(__always) func canBeat(maxRank: Int32) -> Bool { Self.canBeat(maxRank: maxRank, best: bestRank, ordered) }
+
+  /// The rule of `canBeat(maxRank:)` against a best rank given (`_HeldCount`: the query's
+  /// answer), `ordered` by the scene's static order.
+  @inline(__always) static func canBeat(maxRank: Int32, best: Int32, _ ordered: Bool) -> Bool {
+    !ordered || maxRank > best
+  }
 
   /// Whether no group up to and including one whose `MotionGroups.prefixMaxRank` is this can
   /// beat the best found (a list of groups in descending index can stop there; an index entry
   /// carries its group's in its key).
-  @inline(__always) func nothingUpTo(prefixMaxRank: Int32) -> Bool { ordered && prefixMaxRank <= bestRank }
+  @inline(__always) func nothingUpTo(prefixMaxRank: Int32) -> Bool {
+    Self.nothingUpTo(prefixMaxRank: prefixMaxRank, best: bestRank, ordered)
+  }
+
+  /// The rule of `nothingUpTo(prefixMaxRank:)` against a best rank given.
+  @inline(__always) static func nothingUpTo(prefixMaxRank: Int32, best: Int32, _ ordered: Bool) -> Bool {
+    ordered && prefixMaxRank <= best
+  }
 
   /// Tests an index entry's group for world point p, from the entry's key: a lean root without
   /// reading the group's columns (`group` reads them by group, a chain of loads at a million

@@ -281,7 +281,7 @@ struct _HeldCount<Windows: _EntryWindows>: MotionIndexVisitor {
 
   /// The query's own rule (`WindowSearch.skips`) with its answer known from the start.
   @inline(__always) func skips(upTo e: Int32) -> Bool {
-    ranked && entries[Int(e)].prefixMaxRank <= bestRank
+    CandidateSearch.nothingUpTo(prefixMaxRank: entries[Int(e)].prefixMaxRank, best: bestRank, ranked)
   }
 
   @inline(__always) mutating func offer(_ e: Int32) -> Bool {
@@ -289,7 +289,7 @@ struct _HeldCount<Windows: _EntryWindows>: MotionIndexVisitor {
     budget &-= 1
     // The query's test of an entry, its answer known: an entry that cannot beat it is not
     // bounded (`WindowSearch._offer`).
-    if !ranked || entries[Int(e)].maxRank > bestRank,
+    if CandidateSearch.canBeat(maxRank: entries[Int(e)].maxRank, best: bestRank, ranked),
       bound[Int(e)].holds(point, at: windows.fraction(Int(e)))
     {
       held &+= 1
